@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/** The petstore-service command: serves the API over Node http, configured by flags and env. */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { parseApiKeys, type Plan } from '../../src/index.ts';
+import { serve } from './index.ts';
+
+const HELP = `Usage: petstore-service [options]
+
+Serves the Pet Store API over HTTP under /v1, with in-memory storage.
+
+Options:
+  -p, --port <port>    TCP port (env PORT, default 8080; 0 picks a free one)
+      --host <host>    interface to bind (env HOST, default 127.0.0.1)
+  -k, --key <k:plan>   an API key and its plan; repeatable (env PETSTORE_API_KEYS,
+                       comma-separated). Plans: free, pro, business,
+                       enterprise:PER_MINUTE:PER_DAY. Without keys, one free key is
+                       generated and printed.
+  -h, --help           show this help
+
+Example:
+  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --port 3000
+`;
+
+/** What the command line and environment ask for. */
+interface Settings {
+  readonly help: boolean;
+  readonly port: number;
+  readonly host: string;
+  readonly apiKeys: Map<string, Plan>;
+  readonly keySource: string;
+}
+
+function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      key: { type: 'string', short: 'k', multiple: true },
+    },
+  });
+  const portText = values.port ?? env.PORT ?? '8080';
+  const port = /^[0-9]{1,5}$/.test(portText) ? Number(portText) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new TypeError(`port must be an integer from 0 to 65535, got "${portText}"`);
+  const host = values.host ?? env.HOST ?? '127.0.0.1';
+  if (host.trim() === '') throw new TypeError('host must not be empty');
+  const fromFlags = values.key !== undefined;
+  const apiKeys = parseApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''));
+  return { help: values.help ?? false, port, host, apiKeys, keySource: fromFlags ? '--key' : 'PETSTORE_API_KEYS' };
+}
+
+async function main(): Promise<void> {
+  let settings: Settings;
+  try {
+    settings = readSettings(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`petstore-service: ${(error as Error).message} (see --help)\n`);
+    process.exit(2);
+  }
+  if (settings.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const apiKeys = new Map(settings.apiKeys);
+  const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
+  if (generatedKey) apiKeys.set(generatedKey, 'free');
+
+  const { url } = await serve({ port: settings.port, host: settings.host, apiKeys, handleSignals: true });
+  const lines = [`Pet Store API listening on ${url}`];
+  if (generatedKey) {
+    lines.push(`API key (free plan, generated for this run): ${generatedKey}`);
+    lines.push(`Try: curl -H "Authorization: Bearer ${generatedKey}" ${url}/pets`);
+  } else {
+    // Configured keys are secrets: say how many, never which.
+    lines.push(`Using ${apiKeys.size} API key(s) from ${settings.keySource}.`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  const { code, message } = error as NodeJS.ErrnoException;
+  process.stderr.write(`petstore-service: ${code === 'EADDRINUSE' ? 'the port is already in use' : message}\n`);
+  process.exit(1);
+});

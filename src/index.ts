@@ -1,0 +1,20 @@
+/** petstore-service: the Pet Store API as one runtime-neutral fetch handler. */
+export { createPetStore, type PetStore, type PetStoreContext } from './pet-store.ts';
+export type { PetStoreOptions } from './options.ts';
+export { ApiError } from './errors.ts';
+export { memoryPetStorage, type MemoryPetStorageOptions } from './storage/memory.ts';
+export type { PetListQuery, PetStorage } from './storage/types.ts';
+export { parseApiKeys, PLAN_QUOTAS, type CustomPlan, type Plan, type PlanName } from './plans.ts';
+export {
+  ERROR_CODES,
+  ErrorBodySchema,
+  NewPetSchema,
+  PetSchema,
+  PetStatusSchema,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  type NewPet,
+  type Pet,
+  type PetStatus,
+} from './schemas.ts';

@@ -1,0 +1,115 @@
+/** Options of createPetStore, checked eagerly so a typo fails at startup, not on a request. */
+import * as v from 'valibot';
+import { assertPlan, API_KEY_PATTERN, type Plan } from './plans.ts';
+import { PetStatusSchema, type PetStatus } from './schemas.ts';
+import { memoryPetStorage } from './storage/memory.ts';
+import type { PetStorage } from './storage/types.ts';
+
+/** Options of {@link createPetStore}. Every one is optional. */
+export interface PetStoreOptions {
+  /** API keys and the plan each is on. Without keys every operation answers 401. */
+  readonly apiKeys?: Readonly<Record<string, Plan>> | ReadonlyMap<string, Plan>;
+  /** Where pets live. Default: a fresh {@link memoryPetStorage}. */
+  readonly storage?: PetStorage;
+  /** Path prefix of every operation. Default `/v1`; `''` serves from the root. */
+  readonly basePath?: string;
+  /** The clock, in epoch milliseconds. Default `Date.now`; tests pass a controllable one. */
+  readonly now?: () => number;
+  /** Largest accepted request body in bytes. Default 65,536 (64 KiB). */
+  readonly maxBodyBytes?: number;
+  /** Status stored when a created pet names none. Default: none (the pet has no `status`). */
+  readonly defaultStatus?: PetStatus;
+  /** Origins allowed to call from a browser, or `'*'` for any. Default: CORS off. */
+  readonly cors?: '*' | readonly string[];
+  /** When `GET /pets/{petId}` was deprecated (`Deprecation` header). Default 2026-01-01T00:00:00Z. */
+  readonly getPetDeprecatedAt?: Date;
+  /** When `GET /pets/{petId}` stops working (`Sunset` header, then 410). Default 2030-12-05T00:00:00Z. */
+  readonly getPetSunsetAt?: Date;
+  /**
+   * Sees every unexpected error (a storage failure, a bug) before the client gets a generic 500.
+   * Default: `console.error`. Requests and keys are never passed to it.
+   */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** {@link PetStoreOptions} with every default filled in. */
+export interface ResolvedOptions {
+  readonly apiKeys: ReadonlyMap<string, Plan>;
+  readonly storage: PetStorage;
+  readonly basePath: string;
+  readonly now: () => number;
+  readonly maxBodyBytes: number;
+  readonly defaultStatus: PetStatus | undefined;
+  readonly cors: '*' | readonly string[] | undefined;
+  readonly getPetDeprecatedAt: Date;
+  readonly getPetSunsetAt: Date;
+  readonly onError: (error: unknown) => void;
+}
+
+const DEFAULT_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
+const DEFAULT_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
+
+/** Fills in defaults and throws a precise `TypeError` for any option that cannot work. */
+export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
+  const basePath = options.basePath ?? '/v1';
+  if (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9\-._~]+)*$/.test(basePath)) {
+    throw new TypeError('basePath must be "" or path segments like "/v1", without a trailing slash');
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new TypeError('maxBodyBytes must be a positive integer');
+  }
+  if (options.defaultStatus !== undefined && !v.is(PetStatusSchema, options.defaultStatus)) {
+    throw new TypeError('defaultStatus must be "available", "pending" or "sold"');
+  }
+  const { cors } = options;
+  if (cors !== undefined && cors !== '*' && !(Array.isArray(cors) && cors.every(isOrigin))) {
+    throw new TypeError('cors must be "*" or an array of origins like "https://example.com"');
+  }
+  for (const name of ['getPetDeprecatedAt', 'getPetSunsetAt'] as const) {
+    const date = options[name];
+    if (date !== undefined && !(date instanceof Date && Number.isFinite(date.getTime()))) {
+      throw new TypeError(`${name} must be a valid Date`);
+    }
+  }
+  for (const name of ['now', 'onError'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(`${name} must be a function`);
+    }
+  }
+  return {
+    apiKeys: resolveApiKeys(options.apiKeys),
+    storage: options.storage ?? memoryPetStorage(),
+    basePath,
+    now: options.now ?? Date.now,
+    maxBodyBytes,
+    defaultStatus: options.defaultStatus,
+    cors,
+    getPetDeprecatedAt: options.getPetDeprecatedAt ?? DEFAULT_DEPRECATED_AT,
+    getPetSunsetAt: options.getPetSunsetAt ?? DEFAULT_SUNSET_AT,
+    onError: options.onError ?? ((error) => console.error('petstore-service: unexpected error', error)),
+  };
+}
+
+function resolveApiKeys(apiKeys: PetStoreOptions['apiKeys'] = {}): ReadonlyMap<string, Plan> {
+  const entries = apiKeys instanceof Map ? [...apiKeys] : Object.entries(apiKeys);
+  const keys = new Map<string, Plan>();
+  entries.forEach(([key, plan], index) => {
+    // Keys are secrets: messages name the entry's position, never the key itself.
+    if (typeof key !== 'string' || !API_KEY_PATTERN.test(key)) {
+      throw new TypeError(`apiKeys entry ${index + 1}: a key must be a bearer token (letters, digits, -._~+/)`);
+    }
+    assertPlan(plan, `apiKeys entry ${index + 1}: the plan`);
+    keys.set(key, plan);
+  });
+  return keys;
+}
+
+function isOrigin(origin: unknown): boolean {
+  if (typeof origin !== 'string') return false;
+  try {
+    return new URL(origin).origin === origin;
+  } catch {
+    return false;
+  }
+}

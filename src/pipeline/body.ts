@@ -1,0 +1,90 @@
+/** Reads a JSON request body: media type checked, bytes capped while streaming, keys screened. */
+import { ApiError } from '../errors.ts';
+
+/** Keys that could reach a prototype when a body is later spread or merged by someone's code. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The body of `request` as a JSON object, or an {@link ApiError}: 415 for a media type other
+ * than JSON, 413 past `maxBytes` (refused on `Content-Length` before reading, otherwise cut
+ * off mid-stream), 400 for bytes that are not UTF-8 JSON, a non-object, or a forbidden key.
+ */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', 'The request body must be JSON: send Content-Type: application/json.');
+  }
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
+    throw tooLarge(maxBytes);
+  }
+  const text = decodeUtf8(await readBytes(request, maxBytes));
+  if (text.trim() === '') throw invalidBody('The request body is empty; send a JSON object.');
+  const forbidden: string[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text, function screen(key, item: unknown) {
+      if (FORBIDDEN_KEYS.has(key)) forbidden.push(key);
+      return item;
+    });
+  } catch {
+    throw invalidBody('The request body is not valid JSON.');
+  }
+  if (forbidden.length > 0) {
+    throw invalidBody(`The request body uses a reserved key: ${forbidden[0]}.`, forbidden[0]);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidBody('The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows, RFC 8259). */
+function isJsonMediaType(header: string | null): boolean {
+  if (header === null) return false;
+  const [essence = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (!/^application\/([a-z0-9.\-]+\+)?json$/.test(essence)) return false;
+  return parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
+}
+
+async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Stop reading: the rest of an oversized body is never buffered.
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidBody('The request body is not valid UTF-8.');
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.`, undefined, {
+    Connection: 'close',
+  });
+}
+
+function invalidBody(message: string, field = 'body'): ApiError {
+  return new ApiError(400, 'invalid_request', message, [{ field, message }]);
+}

@@ -1,0 +1,26 @@
+/** What an operation receives and what a route declares: the shapes shared by src/routes. */
+import type { ResolvedOptions } from '../options.ts';
+
+/** Everything an operation may use to answer one request. */
+export interface OperationContext {
+  readonly request: Request;
+  readonly url: URL;
+  /** Path parameters by name, still raw strings. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly options: ResolvedOptions;
+}
+
+/** Answers one request; throws an ApiError for anything a client must be told. */
+export type Operation = (context: OperationContext) => Promise<Response>;
+
+/** One path under the base path and what it serves. */
+export interface Route {
+  /** Path segments after the base path; a `{name}` segment captures a parameter. */
+  readonly path: string;
+  /** The operation for each method. `HEAD` and `OPTIONS` are derived. */
+  readonly methods: Readonly<Partial<Record<'GET' | 'POST', Operation>>>;
+  /** Served without an API key (the OpenAPI document). */
+  readonly public?: boolean;
+  /** Headers every response on this path carries, errors included (deprecation notices). */
+  readonly headers?: Readonly<Record<string, string>>;
+}

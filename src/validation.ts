@@ -1,0 +1,32 @@
+/** Runs a valibot schema on request input and maps its issues to one 400 with `details`. */
+import * as v from 'valibot';
+import { ApiError } from './errors.ts';
+import type { ErrorDetail } from './schemas.ts';
+
+/** Where the input came from, used to name fields in `details` and the message. */
+export type InputPlace = 'body' | 'query' | 'path';
+
+/**
+ * The schema's output for `input`, or a 400 `invalid_request` listing every problem.
+ *
+ * @example
+ * const pet = parseInput(NewPetSchema, body, 'body'); // throws ApiError(400) when invalid
+ */
+export function parseInput<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+  place: InputPlace,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const details = result.issues.map((issue) => toDetail(issue, place));
+  const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
+  throw new ApiError(400, 'invalid_request', `Invalid ${place}: ${summary}.`, details);
+}
+
+function toDetail(issue: v.BaseIssue<unknown>, place: InputPlace): ErrorDetail {
+  const field = v.getDotPath(issue) ?? place;
+  // valibot reports a missing key as an object-level issue at that key's path.
+  const missing = issue.kind === 'schema' && issue.type === 'object' && issue.path !== undefined;
+  return { field, message: missing ? 'is required' : issue.message };
+}
