@@ -1,5 +1,5 @@
 /** Builds the OpenAPI 3.1 document from the same valibot schemas that validate requests. */
-import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { ResolvedOptions } from './options.ts';
 import {
@@ -157,7 +157,7 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
-      schemas: Object.fromEntries(Object.entries(DEFINITIONS).map(([name, schema]) => [name, jsonSchemaOf(schema)])),
+      schemas: toJsonSchemaDefs(DEFINITIONS, CONVERSION),
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)]),
       ),

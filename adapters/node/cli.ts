@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   try {
     settings = readSettings(process.argv.slice(2), process.env);
   } catch (error) {
-    process.stderr.write(`petstore-service: ${(error as Error).message} (see --help)\n`);
+    const [firstLine] = (error as Error).message.split('\n');
+    process.stderr.write(`petstore-service: ${firstLine} (see --help)\n`);
     process.exit(2);
   }
   if (settings.help) {

@@ -1,6 +1,6 @@
 /** petstore-service/node: the Pet Store on node:http, with a URL, a close function and graceful shutdown. */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPetStore, type PetStore, type PetStoreOptions } from '../../src/index.ts';
 
@@ -43,11 +43,12 @@ export async function serve(options: ServeOptions = {}): Promise<RunningPetStore
   const petstore = createPetStore(storeOptions);
   // Tight header and request deadlines: a client that stalls cannot hold a socket for minutes.
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, petstore);
+  const inFlight = trackResponses(server);
   server.listen(port, host);
   await once(server, 'listening');
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown(server, petstore, shutdownTimeoutMs, onSignal));
+  const close = () => (closing ??= shutdown(server, inFlight, petstore, shutdownTimeoutMs, onSignal));
   const onSignal = () => void close();
   if (handleSignals) {
     process.once('SIGINT', onSignal);
@@ -57,10 +58,29 @@ export async function serve(options: ServeOptions = {}): Promise<RunningPetStore
   return { url, server, petstore, close, [Symbol.asyncDispose]: close };
 }
 
-async function shutdown(server: Server, petstore: PetStore, timeoutMs: number, onSignal: () => void): Promise<void> {
+/** Responses not yet finished, so a shutdown can ask their keep-alive sockets to close. */
+function trackResponses(server: Server): Set<ServerResponse> {
+  const responses = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
+    responses.add(response);
+    response.on('close', () => responses.delete(response));
+  });
+  return responses;
+}
+
+async function shutdown(
+  server: Server,
+  inFlight: Set<ServerResponse>,
+  petstore: PetStore,
+  timeoutMs: number,
+  onSignal: () => void,
+): Promise<void> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Without this, a keep-alive socket would outlive its last response until its idle timeout.
+  for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+  server.on('request', (_request, response: ServerResponse) => (response.shouldKeepAlive = false));
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
   await closed;

@@ -1,0 +1,93 @@
+/** The petstore-service command (built), as `npm start` runs it: env, flags, output, exit codes. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const CLI = 'dist/adapters/node/cli.js';
+const children: ChildProcess[] = [];
+afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
+
+function start(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, PORT: '0', ...env } });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  const listening = new Promise<{ url: string; stdout: string }>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const url = /listening on (\S+)\n/.exec(stdout)?.[1];
+      if (url && stdout.split('\n').length > 2) resolve({ url, stdout });
+    });
+    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)));
+  });
+  listening.catch(() => {}); // tests that expect an exit never await it
+
+  return { child, listening, exited };
+}
+
+describe('petstore-service command', () => {
+  it('prints the URL and a generated key that creates pet 1 and lists it', async () => {
+    const { listening } = start([]);
+    const { url, stdout } = await listening;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const key = /generated for this run\): (\S+)/.exec(stdout)![1]!;
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const created = await fetch(`${url}/pets`, { method: 'POST', headers, body: '{"name":"Rex","categoryId":1}' });
+    expect(created.status).toBe(201);
+    expect((await created.json()).id).toBe(1);
+    expect(await (await fetch(`${url}/pets`, { headers })).json()).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }]);
+  });
+
+  it('uses PETSTORE_API_KEYS and says how many keys, never which', async () => {
+    const { listening } = start([], { PETSTORE_API_KEYS: 'alpha-secret:free,beta-secret:enterprise:100000:10000000' });
+    const { url, stdout } = await listening;
+    expect(stdout).toContain('Using 2 API key(s) from PETSTORE_API_KEYS.');
+    expect(stdout).not.toMatch(/secret/);
+    for (const key of ['alpha-secret', 'beta-secret']) {
+      expect((await fetch(`${url}/pets`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    }
+  });
+
+  it('takes --port, --host and repeated --key flags over the environment', async () => {
+    const { listening } = start(['--host', '127.0.0.1', '--port', '0', '--key', 'k1:pro', '-k', 'k2:free'], {
+      PETSTORE_API_KEYS: 'ignored:free',
+    });
+    const { url, stdout } = await listening;
+    expect(stdout).toContain('Using 2 API key(s) from --key.');
+    expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer k2' } })).status).toBe(200);
+    expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer ignored' } })).status).toBe(401);
+  });
+
+  it('prints usage for --help and exits 0', async () => {
+    const { code, stdout } = await start(['--help']).exited;
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: petstore-service');
+    expect(stdout).toContain('PETSTORE_API_KEYS');
+  });
+
+  it.each<[string, string[], Record<string, string>]>([
+    ['a non-numeric PORT', [], { PORT: 'eighty' }],
+    ['a PORT above 65535', [], { PORT: '70000' }],
+    ['a bad --port', ['--port', '-1'], {}],
+    ['an unknown flag', ['--verbose'], {}],
+    ['an unknown plan in PETSTORE_API_KEYS', [], { PETSTORE_API_KEYS: 'topsecret:gold' }],
+    ['a key without a plan', ['--key', 'topsecret'], {}],
+    ['an empty HOST', [], { HOST: ' ' }],
+  ])('refuses %s with one line on stderr and exit code 2, never echoing a key', async (_, args, env) => {
+    const { code, stderr, stdout } = await start(args, env).exited;
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^petstore-service: /);
+    expect(stderr + stdout).not.toContain('topsecret');
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('exits 0 after a graceful shutdown on %s', async (signal) => {
+    const { child, listening, exited } = start([]);
+    await listening;
+    child.kill(signal);
+    expect((await exited).code).toBe(0);
+  });
+});

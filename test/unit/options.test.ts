@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createPetStore, parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
+
+describe('createPetStore options', () => {
+  it.each<[string, PetStoreOptions, RegExp]>([
+    ['a basePath with a trailing slash', { basePath: '/v1/' }, /basePath/],
+    ['a basePath without a leading slash', { basePath: 'v1' }, /basePath/],
+    ['a zero maxBodyBytes', { maxBodyBytes: 0 }, /maxBodyBytes/],
+    ['a fractional maxBodyBytes', { maxBodyBytes: 1.5 }, /maxBodyBytes/],
+    ['an unknown defaultStatus', { defaultStatus: 'lost' as never }, /defaultStatus/],
+    ['a cors origin with a path', { cors: ['https://a.example/x'] }, /cors/],
+    ['an invalid date', { getPetSunsetAt: new Date('nope') }, /getPetSunsetAt/],
+    ['a clock that is not a function', { now: 5 as never }, /now/],
+    ['an unknown plan', { apiKeys: { k: 'gold' as never } }, /apiKeys entry 1: the plan/],
+    ['an enterprise plan with zero quota', { apiKeys: { k: { perMinute: 0, perDay: 5 } } }, /apiKeys entry 1/],
+    ['a key with a space', { apiKeys: { 'my key': 'free' } }, /apiKeys entry 1/],
+  ])('throws a TypeError at creation for %s', (_, options, message) => {
+    expect(() => createPetStore(options)).toThrow(TypeError);
+    expect(() => createPetStore(options)).toThrow(message);
+  });
+
+  it('never puts a key in an error message', () => {
+    expect(() => createPetStore({ apiKeys: { 'secret key!': 'free' } })).toThrow(/^(?!.*secret)/);
+  });
+
+  it('accepts apiKeys as a Map', async () => {
+    const petstore = createPetStore({ apiKeys: new Map([['k1', 'pro']]) });
+    const response = await petstore.fetch('http://localhost/v1/pets', { headers: { authorization: 'Bearer k1' } });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('parseApiKeys', () => {
+  it('reads the PETSTORE_API_KEYS format with every plan', () => {
+    expect(parseApiKeys('k1:free, k2:pro,k3:business,k4:enterprise:100000:10000000')).toEqual(
+      new Map<string, unknown>([
+        ['k1', 'free'],
+        ['k2', 'pro'],
+        ['k3', 'business'],
+        ['k4', { perMinute: 100_000, perDay: 10_000_000 }],
+      ]),
+    );
+    expect(parseApiKeys('')).toEqual(new Map());
+  });
+
+  it.each(['k1', 'k1:gold', 'k1:enterprise', 'k1:enterprise:10', 'k1:enterprise:x:10', 'k1:free:extra', ':free', 'k1:free,k1:pro'])(
+    'rejects "%s" with a TypeError that names the entry, not the key',
+    (text) => {
+      expect(() => parseApiKeys(text)).toThrow(/^API key entry \d/);
+      expect(() => parseApiKeys(text)).not.toThrow(/k1/);
+    },
+  );
+});
