@@ -1,3 +1,4 @@
+/** Bearer authentication on a real server: challenges, schemes, and what anonymous callers learn. */
 import { describe, expect, it } from 'vitest';
 import { expectError, KEY, startServer } from '../helpers/server.ts';
 

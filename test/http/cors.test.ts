@@ -1,3 +1,4 @@
+/** CORS on a real server: off by default, preflights without a key, exposed headers. */
 import { describe, expect, it } from 'vitest';
 import { expectError, startServer } from '../helpers/server.ts';
 

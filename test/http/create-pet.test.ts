@@ -1,3 +1,4 @@
+/** POST /v1/pets on a real server: validation, media types, byte limits, concurrency, failures. */
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { memoryPetStorage, type PetStorage } from '../../src/index.ts';

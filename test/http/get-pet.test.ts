@@ -1,3 +1,4 @@
+/** GET /v1/pets/{petId} on a real server: deprecation headers, 404, 400, and 410 after sunset. */
 import { describe, expect, it } from 'vitest';
 import { expectError, postPet, startServer } from '../helpers/server.ts';
 

@@ -1,3 +1,4 @@
+/** GET /v1/pets on a real server: paging, filters, limits, cursors. */
 import { describe, expect, it } from 'vitest';
 import { memoryPetStorage, type PetStatus } from '../../src/index.ts';
 import { expectError, startServer } from '../helpers/server.ts';

@@ -1,3 +1,4 @@
+/** 405 with Allow, HEAD and OPTIONS on a real server. */
 import { describe, expect, it } from 'vitest';
 import { expectError, startServer } from '../helpers/server.ts';
 

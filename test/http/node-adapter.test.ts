@@ -1,3 +1,4 @@
+/** petstore-service/node: URL, await using, graceful close. */
 import { describe, expect, it } from 'vitest';
 import { memoryPetStorage, type PetStorage } from '../../src/index.ts';
 import { KEY, startServer } from '../helpers/server.ts';

@@ -1,3 +1,4 @@
+/** A storage that throws: generic 500s, nothing leaked, the server keeps serving. */
 import { describe, expect, it } from 'vitest';
 import { memoryPetStorage, type PetStorage } from '../../src/index.ts';
 import { expectError, postPet, startServer } from '../helpers/server.ts';

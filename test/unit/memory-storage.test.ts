@@ -1,3 +1,4 @@
+/** memoryPetStorage: ids, immutability, pages, and the O(limit) cost of a filtered page. */
 import { describe, expect, it } from 'vitest';
 import { memoryPetStorage, type Pet } from '../../src/index.ts';
 

@@ -1,3 +1,4 @@
+/** The served OpenAPI document: valid 3.1, generated from the validating schemas. */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as v from 'valibot';

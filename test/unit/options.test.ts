@@ -1,3 +1,4 @@
+/** Option validation at creation and the PETSTORE_API_KEYS parser. */
 import { describe, expect, it } from 'vitest';
 import { createPetStore, parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
 
