@@ -4,6 +4,12 @@ export type { PetStoreOptions } from './options.ts';
 export { ApiError } from './errors.ts';
 export { memoryPetStorage, type MemoryPetStorageOptions } from './storage/memory.ts';
 export type { PetListQuery, PetStorage } from './storage/types.ts';
+export {
+  memoryRateLimitStore,
+  type MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+} from './rate-limit/memory-store.ts';
+export type { QuotaWindow, RateLimitStore, TakeResult } from './rate-limit/store.ts';
 export { parseApiKeys, PLAN_QUOTAS, type CustomPlan, type Plan, type PlanName } from './plans.ts';
 export {
   ERROR_CODES,

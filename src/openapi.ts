@@ -41,6 +41,10 @@ const ERROR_RESPONSES = {
   410: ['Gone', 'The operation has passed its sunset date (`gone`).'],
   413: ['PayloadTooLarge', 'The body is larger than the configured limit (`payload_too_large`).'],
   415: ['UnsupportedMediaType', 'The body is not `application/json` (`unsupported_media_type`).'],
+  429: [
+    'TooManyRequests',
+    'Quota exceeded (`rate_limited`), or the caller is temporarily banned for sending on after 429s (`key_banned`). Wait `Retry-After` seconds.',
+  ],
   500: ['InternalError', 'The server failed, for example its storage (`internal_error`).'],
 } as const;
 
@@ -48,6 +52,19 @@ type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Sent on every response under the base path, errors included. */
+const QUOTA_HEADERS = Object.fromEntries(
+  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'].map((name) => [
+    name,
+    ref('headers', name),
+  ]),
+);
+
+/** A success response: its own headers plus the quota headers. */
+function success(description: string, schema: Json, headers: Json = {}): Json {
+  return { description, headers: { ...headers, ...QUOTA_HEADERS }, content: json(schema) };
+}
 
 function errorResponses(statuses: readonly ErrorStatus[], headers: Json = {}): Json {
   return Object.fromEntries(
@@ -62,7 +79,8 @@ function errorResponses(statuses: readonly ErrorStatus[], headers: Json = {}): J
 }
 
 function errorResponseObject(status: ErrorStatus): Json {
-  const headers: Json = {};
+  const headers: Json = { ...QUOTA_HEADERS };
+  if (status === 429) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
   if (status === 405) headers.Allow = ref('headers', 'Allow');
   return {
@@ -110,12 +128,12 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
           summary: 'List pets in ascending id order, optionally by status.',
           parameters: parametersOf(ListQuerySchema, 'query'),
           responses: {
-            200: {
-              description: 'One page of pets. `Link: rel="next"` is present while more pets match.',
-              headers: { Link: ref('headers', 'NextLink') },
-              content: json({ type: 'array', items: ref('schemas', 'Pet') }),
-            },
-            ...errorResponses([400, 401, 500]),
+            200: success(
+              'One page of pets. `Link: rel="next"` is present while more pets match.',
+              { type: 'array', items: ref('schemas', 'Pet') },
+              { Link: ref('headers', 'NextLink') },
+            ),
+            ...errorResponses([400, 401, 429, 500]),
           },
         },
         post: {
@@ -123,12 +141,10 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
           summary: 'Add a pet. Unknown fields are ignored.',
           requestBody: { required: true, content: json(ref('schemas', 'NewPet')) },
           responses: {
-            201: {
-              description: 'The pet was stored; the body includes its new `id`.',
-              headers: { Location: header('Path of the new pet.') },
-              content: json(ref('schemas', 'Pet')),
-            },
-            ...errorResponses([400, 401, 413, 415, 500]),
+            201: success('The pet was stored; the body includes its new `id`.', ref('schemas', 'Pet'), {
+              Location: header('Path of the new pet.'),
+            }),
+            ...errorResponses([400, 401, 413, 415, 429, 500]),
           },
         },
       },
@@ -139,18 +155,19 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
           deprecated: true,
           parameters: parametersOf(PetPathSchema, 'path'),
           responses: {
-            200: { description: 'The pet.', headers: deprecation, content: json(ref('schemas', 'Pet')) },
-            ...errorResponses([400, 401, 404, 410, 500], deprecation),
+            200: success('The pet.', ref('schemas', 'Pet'), deprecation),
+            ...errorResponses([400, 401, 404, 410, 429, 500], deprecation),
           },
         },
       },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
-          summary: 'This document. Public: no API key needed.',
+          summary: 'This document. Public: no API key needed; limited per client address like anonymous callers.',
           security: [],
           responses: {
-            200: { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object' }) },
+            200: success('The OpenAPI 3.1 document.', { type: 'object' }),
+            ...errorResponses([429]),
           },
         },
       },
@@ -168,6 +185,19 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
         Sunset: header('RFC 8594: when the operation stops working, as an HTTP date.'),
         'WWW-Authenticate': header('RFC 6750 challenge: `Bearer realm="petstore"`, with `error="invalid_token"` for an unknown key.'),
         Allow: header('Methods the path supports.'),
+        'Retry-After': header('Whole seconds to wait before retrying (at least 1).', { type: 'integer', minimum: 1 }),
+        'X-RateLimit-Limit': header('Requests allowed in the window that binds first (fewest remaining).', {
+          type: 'integer',
+          minimum: 1,
+        }),
+        'X-RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }),
+        'X-RateLimit-Reset': header('When that window resets (or a ban ends), in Unix seconds.', { type: 'integer' }),
+        RateLimit: header(
+          'draft-ietf-httpapi-ratelimit-headers-11: every window, binding first, e.g. `"minute";r=59;t=37, "day";r=990;t=50000`.',
+        ),
+        'RateLimit-Policy': header(
+          'draft-ietf-httpapi-ratelimit-headers-11: the plan, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+        ),
       },
     },
   };

@@ -2,8 +2,16 @@
 import * as v from 'valibot';
 import { assertPlan, API_KEY_PATTERN, type Plan } from './plans.ts';
 import { PetStatusSchema, type PetStatus } from './schemas.ts';
+import { memoryRateLimitStore } from './rate-limit/memory-store.ts';
+import type { RateLimitStore } from './rate-limit/store.ts';
 import { memoryPetStorage } from './storage/memory.ts';
 import type { PetStorage } from './storage/types.ts';
+
+/** Per-request values a runtime adapter may pass to the handler as its server context. */
+export interface PetStoreContext {
+  /** The client's network address, for limiting callers without a valid key. */
+  readonly clientAddress?: string;
+}
 
 /** Options of {@link createPetStore}. Every one is optional. */
 export interface PetStoreOptions {
@@ -25,6 +33,19 @@ export interface PetStoreOptions {
   readonly getPetDeprecatedAt?: Date;
   /** When `GET /pets/{petId}` stops working (`Sunset` header, then 410). Default 2030-12-05T00:00:00Z. */
   readonly getPetSunsetAt?: Date;
+  /** Where rate-limit counters and bans live. Default: a fresh {@link memoryRateLimitStore}. */
+  readonly rateLimitStore?: RateLimitStore;
+  /** A caller is banned when its refused requests within one minute window exceed this. Default 10. */
+  readonly banThreshold?: number;
+  /** How long a ban lasts, in ms. Default 900,000 (15 minutes). */
+  readonly banDurationMs?: number;
+  /**
+   * The client address that callers without a valid key are limited by. Default: what the
+   * runtime adapter reports (the socket's peer). Behind a proxy, read the header it sets, e.g.
+   * `(request) => request.headers.get('x-real-ip') ?? undefined`; never trust such a header
+   * without a proxy that overwrites it.
+   */
+  readonly clientAddress?: (request: Request, context: PetStoreContext) => string | undefined;
   /**
    * Sees every unexpected error (a storage failure, a bug) before the client gets a generic 500.
    * Default: `console.error`. Requests and keys are never passed to it.
@@ -44,6 +65,10 @@ export interface ResolvedOptions {
   readonly getPetDeprecatedAt: Date;
   readonly getPetSunsetAt: Date;
   readonly onError: (error: unknown) => void;
+  readonly rateLimitStore: RateLimitStore;
+  readonly banThreshold: number;
+  readonly banDurationMs: number;
+  readonly clientAddress: (request: Request, context: PetStoreContext) => string | undefined;
 }
 
 const DEFAULT_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
@@ -72,7 +97,14 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
       throw new TypeError(`${name} must be a valid Date`);
     }
   }
-  for (const name of ['now', 'onError'] as const) {
+  const { banThreshold = 10, banDurationMs = 15 * 60_000 } = options;
+  if (!Number.isSafeInteger(banThreshold) || banThreshold < 0) {
+    throw new TypeError('banThreshold must be a non-negative integer');
+  }
+  if (!Number.isSafeInteger(banDurationMs) || banDurationMs < 1) {
+    throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
+  }
+  for (const name of ['now', 'onError', 'clientAddress'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${name} must be a function`);
     }
@@ -88,6 +120,10 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     getPetDeprecatedAt: options.getPetDeprecatedAt ?? DEFAULT_DEPRECATED_AT,
     getPetSunsetAt: options.getPetSunsetAt ?? DEFAULT_SUNSET_AT,
     onError: options.onError ?? ((error) => console.error('petstore-service: unexpected error', error)),
+    rateLimitStore: options.rateLimitStore ?? memoryRateLimitStore(),
+    banThreshold,
+    banDurationMs,
+    clientAddress: options.clientAddress ?? adapterClientAddress,
   };
 }
 
@@ -112,4 +148,10 @@ function isOrigin(origin: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** The address the runtime adapter passed, or the peer of a node:http socket (`http.createServer(petstore)`). */
+function adapterClientAddress(_request: Request, context: PetStoreContext): string | undefined {
+  const nodeRequest = (context as { req?: { socket?: { remoteAddress?: string } } }).req;
+  return context.clientAddress ?? nodeRequest?.socket?.remoteAddress;
 }

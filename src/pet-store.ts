@@ -1,13 +1,14 @@
 /** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
 import { createServerAdapter, Response, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
 import { ApiError, errorResponse } from './errors.ts';
-import { resolveOptions, type PetStoreOptions } from './options.ts';
-import { createAuthenticator } from './pipeline/auth.ts';
+import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
+import { createAuthenticator, type Authentication } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
 import { allowedMethods, createRoutes, matchRoute, operationFor, type RouteMatch } from './pipeline/route.ts';
+import { PLAN_QUOTAS, planQuota } from './plans.ts';
+import { createRateLimiter } from './rate-limit/limiter.ts';
 
-/** Per-request values a runtime adapter may pass as the server context. */
-export interface PetStoreContext {}
+export type { PetStoreContext } from './options.ts';
 
 /**
  * The Pet Store as one fetch handler: call `petstore.fetch(request)`, or hand it to
@@ -27,15 +28,38 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
   const routes = createRoutes(config);
   const authenticate = createAuthenticator(config.apiKeys);
+  const limit = createRateLimiter({
+    store: config.rateLimitStore,
+    now: config.now,
+    banThreshold: config.banThreshold,
+    banDurationMs: config.banDurationMs,
+  });
 
-  /** The answer before finishing touches: success JSON or a thrown ApiError. */
-  async function answer(request: Request, url: URL, match: RouteMatch | undefined): Promise<Response> {
-    if (!match?.route.public) {
-      // Before routing, so an anonymous caller cannot tell existing paths from others.
-      const authentication = await authenticate(request);
-      // Rate limiting plugs in here: it needs the caller (or, failing that, the client address).
-      if ('error' in authentication) throw authentication.error;
+  /** Counts the request against its key, or against its client address when it has no valid key. */
+  async function rateLimit(request: Request, context: PetStoreContext, authentication: Authentication | undefined) {
+    if (authentication && 'caller' in authentication) {
+      return limit(`key:${authentication.caller.keyId}`, planQuota(authentication.caller.plan));
     }
+    return limit(`address:${config.clientAddress(request, context) ?? 'unknown'}`, PLAN_QUOTAS.free);
+  }
+
+  /**
+   * The answer before finishing touches: success JSON or a thrown ApiError. Headers every
+   * response must carry, errors included, go into `headers`.
+   */
+  async function answer(
+    request: Request,
+    context: PetStoreContext,
+    url: URL,
+    match: RouteMatch | undefined,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    // Before routing, so an anonymous caller cannot tell existing paths from others.
+    const authentication = match?.route.public ? undefined : await authenticate(request);
+    const quota = await rateLimit(request, context, authentication);
+    Object.assign(headers, quota.headers);
+    if (quota.refusal) throw quota.refusal;
+    if (authentication && 'error' in authentication) throw authentication.error;
     if (!match) throw new ApiError(404, 'not_found', `There is no ${url.pathname}.`);
     if (request.method === 'OPTIONS') {
       return new Response(null, { status: 204, headers: { Allow: allowedMethods(match.route) } });
@@ -44,22 +68,23 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     return operation({ request, url, params: match.params, options: config });
   }
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, context: PetStoreContext): Promise<Response> {
     const url = new URL(request.url);
     const path = pathUnderBase(url.pathname, config.basePath);
     const match = path === undefined ? undefined : matchRoute(routes, path);
+    const headers: Record<string, string> = { ...match?.route.headers, ...corsHeaders(request, config.cors) };
     let response: Response;
+    // Preflights are neither authenticated nor counted: browsers send them on their own.
     if (isPreflight(request)) {
       response = new Response(null, { status: 204 });
     } else if (path === undefined) {
       response = errorResponse(new ApiError(404, 'not_found', `This API is served under ${config.basePath}/.`), config.onError);
     } else {
-      response = await answer(request, url, match).catch((error: unknown) => errorResponse(error, config.onError));
+      response = await answer(request, context, url, match, headers).catch((error: unknown) =>
+        errorResponse(error, config.onError),
+      );
     }
-    return finish(request, response, {
-      ...match?.route.headers,
-      ...corsHeaders(request, config.cors),
-    });
+    return finish(request, response, headers);
   }
 
   return createServerAdapter<PetStoreContext>(handle);

@@ -47,9 +47,10 @@ describe('GET /v1/openapi.json', () => {
   it('declares every operation with every status it can answer', async () => {
     const { paths } = await servedDocument();
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
-    expect(statuses(paths['/pets'].get)).toEqual(['200', '400', '401', '500']);
-    expect(statuses(paths['/pets'].post)).toEqual(['201', '400', '401', '413', '415', '500']);
-    expect(statuses(paths['/pets/{petId}'].get)).toEqual(['200', '400', '401', '404', '410', '500']);
+    expect(statuses(paths['/pets'].get)).toEqual(['200', '400', '401', '429', '500']);
+    expect(statuses(paths['/pets'].post)).toEqual(['201', '400', '401', '413', '415', '429', '500']);
+    expect(statuses(paths['/pets/{petId}'].get)).toEqual(['200', '400', '401', '404', '410', '429', '500']);
+    expect(statuses(paths['/openapi.json'].get)).toEqual(['200', '429']);
     expect(paths['/pets/{petId}'].get.deprecated).toBe(true);
     expect(paths['/openapi.json'].get.security).toEqual([]);
   });
@@ -59,7 +60,12 @@ describe('GET /v1/openapi.json', () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.components.schemas.Error.required).toEqual(['code', 'message', 'status']);
     const getPet200 = document.paths['/pets/{petId}'].get.responses['200'];
-    expect(Object.keys(getPet200.headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset']);
+    const quotaHeaders = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    expect(Object.keys(getPet200.headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset', ...quotaHeaders].sort());
+    for (const response of Object.values(document.components.responses) as { headers: object }[]) {
+      expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(quotaHeaders));
+    }
+    expect(document.components.responses.TooManyRequests.headers['Retry-After']).toBeDefined();
     expect(document.paths['/pets'].get.responses['200'].headers.Link).toBeDefined();
     expect(document.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeDefined();
     expect(document.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();

@@ -1,0 +1,113 @@
+/** The rate-limit step: fixed UTC windows per subject, quota headers, 429s and temporary bans. */
+import { ApiError } from '../errors.ts';
+import type { CustomPlan } from '../plans.ts';
+import type { QuotaWindow, RateLimitStore } from './store.ts';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** Settings of {@link createRateLimiter}. */
+export interface RateLimiterSettings {
+  readonly store: RateLimitStore;
+  readonly now: () => number;
+  /** A subject is banned when its refusals within one minute window exceed this. */
+  readonly banThreshold: number;
+  readonly banDurationMs: number;
+}
+
+/** The headers for this request's response, and the 429 to answer with when it was refused. */
+export interface RateLimitOutcome {
+  readonly headers: Record<string, string>;
+  readonly refusal?: ApiError;
+}
+
+/** The minute and day windows containing `now`, aligned to UTC so every instance agrees on them. */
+export function quotaWindows(now: number, quota: CustomPlan): QuotaWindow[] {
+  const minute = Math.floor(now / MINUTE) * MINUTE;
+  const day = Math.floor(now / DAY) * DAY;
+  return [
+    { name: 'minute', limit: quota.perMinute, start: minute, end: minute + MINUTE },
+    { name: 'day', limit: quota.perDay, start: day, end: day + DAY },
+  ];
+}
+
+/**
+ * Builds the rate-limit step. Each call counts one request of `subject` against `quota`
+ * (atomically, in the store) and says which headers to send and whether to refuse.
+ */
+export function createRateLimiter({ store, now: clock, banThreshold, banDurationMs }: RateLimiterSettings) {
+  /** A ban is reported on the minute window, where it was earned: nothing remains until it ends. */
+  function banned(windows: QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
+    const states = windowStates(windows, used);
+    states[0] = { ...states[0]!, remaining: 0, reset: Math.max(states[0]!.reset, until) };
+    const retryAfter = secondsUntil(until, now);
+    return {
+      headers: { ...quotaHeaders(states, now), 'Retry-After': retryAfter },
+      refusal: new ApiError(429, 'key_banned', `Too many requests after being limited; banned for ${retryAfter} more seconds.`),
+    };
+  }
+
+  return async function limit(subject: string, quota: CustomPlan): Promise<RateLimitOutcome> {
+    const now = clock();
+    const windows = quotaWindows(now, quota);
+    const { admitted, used, bannedUntil } = await store.take(subject, windows, now);
+    if (bannedUntil !== undefined && bannedUntil > now) return banned(windows, used, bannedUntil, now);
+    const headers = quotaHeaders(windowStates(windows, used), now);
+    if (admitted) return { headers };
+
+    const refusals = await store.reject(subject, windows[0]!, now);
+    if (refusals > banThreshold) {
+      const until = now + banDurationMs;
+      await store.ban(subject, until, now);
+      return banned(windows, used, until, now);
+    }
+    // Wait for every full window: retrying earlier would be refused again.
+    const resetsAt = Math.max(...windows.filter((w, i) => used[i]! >= w.limit).map((w) => w.end));
+    const retryAfter = secondsUntil(resetsAt, now);
+    return {
+      headers: { ...headers, 'Retry-After': retryAfter },
+      refusal: new ApiError(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} seconds.`),
+    };
+  };
+}
+
+/** Whole seconds from `now` until `time`, at least 1, as a header value. */
+function secondsUntil(time: number, now: number): string {
+  return String(Math.max(1, Math.ceil((time - now) / 1000)));
+}
+
+/** A window as the headers describe it: how much is left and when it resets. */
+interface WindowState {
+  readonly name: string;
+  readonly limit: number;
+  readonly seconds: number;
+  readonly remaining: number;
+  readonly reset: number;
+}
+
+function windowStates(windows: readonly QuotaWindow[], used: readonly number[]): WindowState[] {
+  return windows.map((w, i) => ({
+    name: w.name,
+    limit: w.limit,
+    seconds: (w.end - w.start) / 1000,
+    remaining: Math.max(0, w.limit - used[i]!),
+    reset: w.end,
+  }));
+}
+
+/**
+ * `X-RateLimit-*` for the window that binds first (fewest remaining; on a tie, the later reset),
+ * and the draft-ietf-httpapi-ratelimit-headers-11 fields listing every window, binding first.
+ */
+function quotaHeaders(states: readonly WindowState[], now: number): Record<string, string> {
+  const ordered = [...states].sort((a, b) => a.remaining - b.remaining || b.reset - a.reset);
+  const binding = ordered[0]!;
+  const seconds = (time: number) => Math.max(0, Math.ceil((time - now) / 1000));
+  return {
+    'X-RateLimit-Limit': String(binding.limit),
+    'X-RateLimit-Remaining': String(binding.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(binding.reset / 1000)),
+    'RateLimit-Policy': states.map((s) => `"${s.name}";q=${s.limit};w=${s.seconds}`).join(', '),
+    RateLimit: ordered.map((s) => `"${s.name}";r=${s.remaining};t=${seconds(s.reset)}`).join(', '),
+  };
+}
