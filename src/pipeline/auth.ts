@@ -26,7 +26,7 @@ const MAX_TOKEN_LENGTH = 4096;
  */
 export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
   const callers = Promise.all(
-    [...apiKeys].map(async ([key, plan]) => ({ keyId: await sha256Hex(key), plan })),
+    [...apiKeys].map(async ([key, plan]) => ({ keyId: await keyDigest(key), plan })),
   ).then((list) => new Map(list.map((caller) => [caller.keyId, caller])));
 
   return async function authenticate(request: Request): Promise<Authentication> {
@@ -35,7 +35,7 @@ export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
       return { error: unauthorized('Send an API key: Authorization: Bearer <key>.', CHALLENGE) };
     }
     const caller =
-      token.length <= MAX_TOKEN_LENGTH ? (await callers).get(await sha256Hex(token)) : undefined;
+      token.length <= MAX_TOKEN_LENGTH ? (await callers).get(await keyDigest(token)) : undefined;
     if (caller) return { caller };
     return {
       error: unauthorized('The API key is not valid.', `${CHALLENGE}, error="invalid_token"`),
@@ -54,7 +54,7 @@ function unauthorized(message: string, challenge: string): ApiError {
 }
 
 /** 128 bits of SHA-256 as hex: collision-free in practice, and half the bytes to keep per caller. */
-async function sha256Hex(text: string): Promise<string> {
+async function keyDigest(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)), 0, 16);
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
