@@ -5,5 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
+    // Every response a suite fetches from a test server must match the served OpenAPI document.
+    setupFiles: ['test/contract/record.ts'],
   },
 });

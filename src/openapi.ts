@@ -50,7 +50,9 @@ const ERROR_RESPONSES = {
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+/** A header the responses that list it always carry (the next-page link is the one optional header). */
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, required: true, schema });
+const pattern = (regex: string) => ({ type: 'string', pattern: regex });
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /** Sent on every response under the base path, errors included. */
@@ -66,20 +68,31 @@ function success(description: string, schema: Json, headers: Json = {}): Json {
   return { description, headers: { ...headers, ...QUOTA_HEADERS }, content: json(schema) };
 }
 
-function errorResponses(statuses: readonly ErrorStatus[], headers: Json = {}): Json {
+/** Headers every response of the deprecated GET /pets/{petId} carries. */
+const DEPRECATION_HEADERS = {
+  Deprecation: ref('headers', 'Deprecation'),
+  Sunset: ref('headers', 'Sunset'),
+  Link: ref('headers', 'SuccessorLink'),
+};
+
+/** Only GET /pets/{petId} answers these, so their shared definitions carry its deprecation headers. */
+const DEPRECATED_ONLY: readonly ErrorStatus[] = [404, 410];
+
+/** References to the shared error responses; `extraHeaders` makes an inline copy where needed. */
+function errorResponses(statuses: readonly ErrorStatus[], extraHeaders?: Json): Json {
   return Object.fromEntries(
     statuses.map((status) => {
-      const [name] = ERROR_RESPONSES[status];
+      if (!extraHeaders || DEPRECATED_ONLY.includes(status)) return [status, ref('responses', ERROR_RESPONSES[status][0])];
       // A response with extra headers cannot be a bare $ref, so it repeats the shape inline.
-      if (Object.keys(headers).length === 0) return [status, ref('responses', name)];
       const base = errorResponseObject(status);
-      return [status, { ...base, headers: { ...(base.headers as Json), ...headers } }];
+      return [status, { ...base, headers: { ...(base.headers as Json), ...extraHeaders } }];
     }),
   );
 }
 
 function errorResponseObject(status: ErrorStatus): Json {
   const headers: Json = { ...QUOTA_HEADERS };
+  if (DEPRECATED_ONLY.includes(status)) Object.assign(headers, DEPRECATION_HEADERS);
   if (status === 429) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
   if (status === 405) headers.Allow = ref('headers', 'Allow');
@@ -104,16 +117,12 @@ const json = (schema: Json) => ({ 'application/json': { schema } });
 
 /** The OpenAPI 3.1 description of this API as configured by `options`. */
 export function buildOpenApiDocument(options: ResolvedOptions): Json {
-  const deprecation = {
-    Deprecation: ref('headers', 'Deprecation'),
-    Sunset: ref('headers', 'Sunset'),
-    Link: ref('headers', 'SuccessorLink'),
-  };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Pet Store',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'HTTP JSON interface to the inventory of a pet store. Every error is an `Error` body whose ' +
         '`status` equals the HTTP status. A known path called with another method answers 405 ' +
@@ -155,8 +164,8 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
           deprecated: true,
           parameters: parametersOf(PetPathSchema, 'path'),
           responses: {
-            200: success('The pet.', ref('schemas', 'Pet'), deprecation),
-            ...errorResponses([400, 401, 404, 410, 429, 500], deprecation),
+            200: success('The pet.', ref('schemas', 'Pet'), DEPRECATION_HEADERS),
+            ...errorResponses([400, 401, 404, 410, 429, 500], DEPRECATION_HEADERS),
           },
         },
       },
@@ -179,12 +188,18 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
         Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)]),
       ),
       headers: {
-        NextLink: header('RFC 8288 link to the next page: `<url>; rel="next"`; the URL carries an opaque `cursor`.'),
-        SuccessorLink: header('RFC 8288 link to the replacement: `</v1/pets>; rel="successor-version"`.'),
-        Deprecation: header('RFC 9745: when the operation was deprecated, as `@<unix seconds>`.'),
+        NextLink: {
+          ...header('RFC 8288 link to the next page, sent while more pets match.', pattern('^<https?://[^>]+[?&]cursor=[A-Za-z0-9_-]+[^>]*>; rel="next"$')),
+          required: false,
+        },
+        SuccessorLink: header('RFC 8288 link to the replacement.', pattern('^<[^>]+/pets>; rel="successor-version"$')),
+        Deprecation: header('RFC 9745: when the operation was deprecated, as `@<unix seconds>`.', pattern('^@[0-9]+$')),
         Sunset: header('RFC 8594: when the operation stops working, as an HTTP date.'),
-        'WWW-Authenticate': header('RFC 6750 challenge: `Bearer realm="petstore"`, with `error="invalid_token"` for an unknown key.'),
-        Allow: header('Methods the path supports.'),
+        'WWW-Authenticate': header(
+          'RFC 6750 challenge: `Bearer realm="petstore"`, with `error="invalid_token"` for an unknown key.',
+          pattern('^Bearer realm="petstore"(, error="invalid_token")?$'),
+        ),
+        Allow: header('Methods the path supports.', pattern('^[A-Z]+(, [A-Z]+)*$')),
         'Retry-After': header('Whole seconds to wait before retrying (at least 1).', { type: 'integer', minimum: 1 }),
         'X-RateLimit-Limit': header('Requests allowed in the window that binds first (fewest remaining).', {
           type: 'integer',
@@ -194,9 +209,11 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
         'X-RateLimit-Reset': header('When that window resets (or a ban ends), in Unix seconds.', { type: 'integer' }),
         RateLimit: header(
           'draft-ietf-httpapi-ratelimit-headers-11: every window, binding first, e.g. `"minute";r=59;t=37, "day";r=990;t=50000`.',
+          pattern('^"[a-z]+";r=[0-9]+;t=[0-9]+(, "[a-z]+";r=[0-9]+;t=[0-9]+)*$'),
         ),
         'RateLimit-Policy': header(
           'draft-ietf-httpapi-ratelimit-headers-11: the plan, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+          pattern('^"[a-z]+";q=[0-9]+;w=[0-9]+(, "[a-z]+";q=[0-9]+;w=[0-9]+)*$'),
         ),
       },
     },

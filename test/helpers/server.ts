@@ -1,6 +1,7 @@
 /** Test helpers: a real node:http Pet Store on an ephemeral port, and assertions on Error bodies. */
 import { afterEach, expect } from 'vitest';
 import { serve, type RunningPetStore, type ServeOptions } from '../../adapters/node/index.ts';
+import { testServerBases } from '../contract/record.ts';
 
 /** The key every test server accepts, on the Enterprise plan so quotas never interfere. */
 export const KEY = 'test-key-0123456789';
@@ -25,6 +26,7 @@ export async function startServer(options: ServeOptions = {}): Promise<TestServe
     ...options,
   });
   running.push(server);
+  testServerBases.add(server.url);
   const api = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has('authorization')) headers.set('authorization', `Bearer ${KEY}`);
