@@ -66,6 +66,8 @@ export const ERROR_CODES = [
   'rate_limited',
   'key_banned',
   'gone',
+  'request_timeout',
+  'headers_too_large',
   'internal_error',
 ] as const;
 /** A machine-readable error code. */

@@ -1,8 +1,10 @@
 /** petstore-service/node: the Pet Store on node:http, with a URL, a close function and graceful shutdown. */
 import { once } from 'node:events';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPetStore, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import { answerClientErrors } from './client-errors.ts';
+import { gracefulCloser } from './shutdown.ts';
 
 export { createPetStore } from '../../src/index.ts';
 
@@ -16,13 +18,19 @@ export interface ServeOptions extends PetStoreOptions {
   readonly handleSignals?: boolean;
   /** How long a graceful close waits for in-flight requests before cutting connections. Default 10 s. */
   readonly shutdownTimeoutMs?: number;
+  /** Longest wait for a request's headers, idle new connections included; then 408. Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** Longest wait for a whole request, body included; then 408. Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. Default 5 s. */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 /** A listening Pet Store. `await using` closes it. */
 export interface RunningPetStore extends AsyncDisposable {
   /** Base URL of the API, base path included, e.g. `http://127.0.0.1:8080/v1`. */
   readonly url: string;
-  /** The underlying server, for timeouts or extra listeners. */
+  /** The underlying server, for extra listeners or inspection. */
   readonly server: Server;
   /** The fetch handler the server runs. */
   readonly petstore: PetStore;
@@ -39,53 +47,39 @@ export interface RunningPetStore extends AsyncDisposable {
  * await close();
  */
 export async function serve(options: ServeOptions = {}): Promise<RunningPetStore> {
-  const { port = 8080, host = '127.0.0.1', handleSignals = false, shutdownTimeoutMs = 10_000, ...storeOptions } = options;
+  const {
+    port = 8080,
+    host = '127.0.0.1',
+    handleSignals = false,
+    shutdownTimeoutMs = 10_000,
+    headersTimeoutMs = 10_000,
+    requestTimeoutMs = 30_000,
+    keepAliveTimeoutMs = 5_000,
+    ...storeOptions
+  } = options;
   const petstore = createPetStore(storeOptions);
-  // Tight header and request deadlines: a client that stalls cannot hold a socket for minutes.
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, petstore);
-  const inFlight = trackResponses(server);
+  // Tight deadlines, checked often: a client that stalls cannot hold a socket for minutes.
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+    },
+    petstore,
+  );
+  answerClientErrors(server);
+  const close = gracefulCloser(server, () => petstore.dispose(), shutdownTimeoutMs);
   server.listen(port, host);
   await once(server, 'listening');
-
-  let closing: Promise<void> | undefined;
-  const close = () => (closing ??= shutdown(server, inFlight, petstore, shutdownTimeoutMs, onSignal));
-  const onSignal = () => void close();
   if (handleSignals) {
+    const onSignal = () => void close();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    server.once('close', () => process.off('SIGINT', onSignal).off('SIGTERM', onSignal));
   }
   const url = `${originOf(server.address() as AddressInfo)}${storeOptions.basePath ?? '/v1'}`;
   return { url, server, petstore, close, [Symbol.asyncDispose]: close };
-}
-
-/** Responses not yet finished, so a shutdown can ask their keep-alive sockets to close. */
-function trackResponses(server: Server): Set<ServerResponse> {
-  const responses = new Set<ServerResponse>();
-  server.on('request', (_request, response: ServerResponse) => {
-    responses.add(response);
-    response.on('close', () => responses.delete(response));
-  });
-  return responses;
-}
-
-async function shutdown(
-  server: Server,
-  inFlight: Set<ServerResponse>,
-  petstore: PetStore,
-  timeoutMs: number,
-  onSignal: () => void,
-): Promise<void> {
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Without this, a keep-alive socket would outlive its last response until its idle timeout.
-  for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
-  server.on('request', (_request, response: ServerResponse) => (response.shouldKeepAlive = false));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  await closed;
-  clearTimeout(timer);
-  await petstore.dispose();
 }
 
 function originOf({ address, family, port }: AddressInfo): string {

@@ -52,7 +52,9 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw invalidBody('The request body ended before it was complete.');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
