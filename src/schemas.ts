@@ -23,10 +23,18 @@ export const PetIdSchema = v.pipe(
   v.metadata({ format: 'int64' }),
 );
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The body of `POST /pets`. Unknown fields are dropped, never stored. */
 export const NewPetSchema = v.pipe(
   v.object({
-    name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+    name: v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      // A lone surrogate cannot be stored as UTF-8 by most databases, so it is refused up front.
+      v.check((name) => !LONE_SURROGATE.test(name), 'must be well-formed Unicode text'),
+      v.description('Non-empty, well-formed Unicode text.'),
+    ),
     categoryId: v.pipe(
       v.number('must be an integer'),
       v.safeInteger('must be an integer between -(2^53-1) and 2^53-1; larger int64 values are not accepted'),

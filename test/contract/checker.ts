@@ -34,6 +34,13 @@ export function createContractChecker(document: Json) {
     return [path.split('/').reduce((node: Json, key) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], document), path];
   };
 
+  const headerValidators = new Map<Json, ReturnType<typeof ajv.compile>>();
+  const headerValidator = (schema: Json) => {
+    let validate = headerValidators.get(schema);
+    if (!validate) headerValidators.set(schema, (validate = ajv.compile(schema)));
+    return validate;
+  };
+
   /** The documented path template matching `path`, e.g. `/pets/{petId}` for `/pets/7`. */
   const templateOf = (path: string) =>
     Object.keys(document.paths).find((template) =>
@@ -72,7 +79,7 @@ export function createContractChecker(document: Json) {
       }
       const schema = headerObject.schema ?? {};
       const candidate = schema.type === 'integer' && /^-?[0-9]+$/.test(value) ? Number(value) : value;
-      const validate = ajv.compile({ ...schema, $id: undefined });
+      const validate = headerValidator(schema);
       if (!validate(candidate)) problems.push(`${where}: header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`);
     }
 

@@ -75,6 +75,8 @@ describe('POST /v1/pets', () => {
   it.each([
     [{ name: '', categoryId: 1 }, 'name', 'must not be empty'],
     [{ name: 5, categoryId: 1 }, 'name', 'must be a string'],
+    [{ name: 'Rex\uD800', categoryId: 1 }, 'name', 'must be well-formed Unicode text'],
+    [{ name: '\uDC00Rex', categoryId: 1 }, 'name', 'must be well-formed Unicode text'],
     [{ name: 'Rex', categoryId: 1, status: 'lost' }, 'status', 'must be one of available, pending, sold'],
     [{ name: 'Rex', categoryId: 1, status: null }, 'status', 'must be one of available, pending, sold'],
   ])('rejects %j with 400 naming %s', async (pet, field, message) => {
