@@ -60,7 +60,8 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     Object.assign(headers, quota.headers);
     if (quota.refusal) throw quota.refusal;
     if (authentication && 'error' in authentication) throw authentication.error;
-    if (!match) throw new ApiError(404, 'not_found', `There is no ${url.pathname}.`);
+    // The path is not echoed: it is the client's text, and could carry anything, a key included.
+    if (!match) throw new ApiError(404, 'not_found', 'There is no such path in this API.');
     if (request.method === 'OPTIONS') {
       return new Response(null, { status: 204, headers: { Allow: allowedMethods(match.route) } });
     }
