@@ -1,0 +1,71 @@
+/** Starting example servers as child processes on real runtimes, and finding those runtimes. */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** A server process and the base URL it printed. */
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `command args` with `env` and resolves once it prints `listening on <url>`. Rejects with
+ * the process's own output if it exits or stays silent for 30 s, so a broken runtime fails loudly.
+ */
+export function startServerProcess(command: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(command, args, { env: { ...process.env, PORT: '0', ...env } });
+  let output = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${command} printed no URL within 30 s:\n${output}`)), 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.on('error', (error) => fail(new Error(`${command} could not start: ${error.message}`)));
+    child.on('exit', (code) => fail(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const url = /listening on (\S+)/.exec(output)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolvePromise({
+        url,
+        child,
+        stop: async () => {
+          if (child.exitCode !== null) return;
+          const exited = new Promise((done) => child.once('exit', done));
+          child.kill('SIGKILL');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+const NODE24_DIR = resolve('test/runtimes/node24');
+
+/**
+ * The Node 24 binary from the npm package `node@24`. It lives in its own folder, installed on
+ * first use: as a root dev dependency its `node` bin would replace Node 20 in every npm script.
+ */
+export function node24Binary(): string {
+  const binary = resolve(NODE24_DIR, 'node_modules/node/bin/node');
+  if (!existsSync(binary)) {
+    const npm = process.env.npm_execpath;
+    const [command, args] = npm?.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
+    execFileSync(command, [...args, 'ci', '--no-audit', '--no-fund', '--prefix', NODE24_DIR], { stdio: 'pipe', timeout: 300_000 });
+  }
+  return binary;
+}
+
+/** A dev-dependency binary from node_modules/.bin, or a clear error when it is missing. */
+export function devBinary(name: string): string {
+  const binary = resolve('node_modules/.bin', name);
+  if (!existsSync(binary)) throw new Error(`${name} is not installed: run npm install (it is a dev dependency)`);
+  return binary;
+}
