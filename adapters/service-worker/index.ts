@@ -1,0 +1,73 @@
+/** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
+import * as v from 'valibot';
+import { createPetStore, NewPetSchema, type Pet, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import { idbPetStorage, type IdbPetStorage } from '../idb/index.ts';
+
+/** The parts of a fetch event and of the worker's global scope this adapter uses. */
+interface FetchEventLike {
+  readonly request: Request;
+  respondWith(response: Response | PromiseLike<Response>): void;
+}
+interface WorkerScopeLike {
+  readonly location: { readonly origin: string };
+  addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
+}
+
+/** Options of {@link servePetStoreInWorker}. */
+export interface ServiceWorkerPetStoreOptions extends Omit<PetStoreOptions, 'storage'> {
+  /** Where pets live. Default: {@link idbPetStorage}, so they survive reloads and restarts. */
+  readonly storage?: IdbPetStorage;
+  /** The origin whose requests under `basePath` are answered. Default: the worker's own origin. */
+  readonly origin?: string;
+  /** The worker's global scope. Default: `self`. */
+  readonly scope?: WorkerScopeLike;
+}
+
+/** The Pet Store running in a worker, with controls for demos. */
+export interface WorkerPetStore {
+  /** The handler currently answering. */
+  readonly petstore: PetStore;
+  /** Empties the storage and forgets rate-limit counters and bans: ids start at 1 again. */
+  reset(): Promise<void>;
+  /** Stores pets (validated like `POST /pets`) and returns them with their ids. */
+  seed(pets: readonly unknown[]): Promise<Pet[]>;
+}
+
+/**
+ * Answers every fetch for `<origin><basePath>/…` with the Pet Store; other requests go on to
+ * the network (or to the worker's other `fetch` listeners) untouched.
+ *
+ * @example
+ * // sw.js
+ * import { servePetStoreInWorker } from 'petstore-service/service-worker';
+ * servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
+ */
+export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
+  const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, ...storeOptions } = options;
+  const base = `${options.origin ?? scope.location.origin}${storeOptions.basePath ?? '/v1'}`;
+  const create = () => createPetStore({ ...storeOptions, storage });
+  let petstore = create();
+
+  scope.addEventListener('fetch', (event) => {
+    const { url } = event.request;
+    if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) return;
+    // Every caller of a worker is the same browser: anonymous callers share one address.
+    event.respondWith(petstore.fetch(event.request, { clientAddress: 'service-worker' }));
+  });
+
+  return {
+    get petstore() {
+      return petstore;
+    },
+    async reset() {
+      await storage.clear();
+      petstore = create();
+    },
+    async seed(pets) {
+      const valid = pets.map((pet) => v.parse(NewPetSchema, pet));
+      const stored: Pet[] = [];
+      for (const pet of valid) stored.push(await storage.create(pet));
+      return stored;
+    },
+  };
+}

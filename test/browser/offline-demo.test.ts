@@ -1,0 +1,118 @@
+/** The offline demo in real Chromium: the Pet Store in a service worker, pets in IndexedDB. */
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, serveStatic } from './browser.ts';
+
+let browser: Browser;
+let context: BrowserContext;
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  ({ origin, server } = await serveStatic(resolve('dist/offline-demo')));
+  browser = await launchChromium();
+  context = await browser.newContext();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Opens the demo and waits until its service worker controls the page. */
+async function openDemo(): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true, null, { timeout: 20_000 });
+  return page;
+}
+
+/** Creates pets from inside the page with fetch, all at once; resolves to their ids. */
+const createInPage = (page: Page, prefix: string, count: number) =>
+  page.evaluate(
+    async ({ prefix, count }) => {
+      const headers = { authorization: 'Bearer demo-key', 'content-type': 'application/json' };
+      const responses = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          fetch('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name: `${prefix} ${i}`, categoryId: i }) }),
+        ),
+      );
+      return Promise.all(responses.map(async (r) => (r.status === 201 ? (await r.json()).id : -r.status)));
+    },
+    { prefix, count },
+  );
+
+const petNames = (page: Page) => page.locator('#pets tr td:nth-child(2)').allTextContents();
+
+describe('offline demo in Chromium', () => {
+  it('adds a pet through the page, shows quota headers and errors, and keeps pets across a reload', async () => {
+    const page = await openDemo();
+    await page.fill('#add input[name=name]', 'Rex');
+    await page.selectOption('#add select[name=status]', 'sold');
+    await page.click('#add button');
+    await expect.poll(() => petNames(page)).toContain('Rex');
+    expect(await page.textContent('#quota')).toMatch(/x-ratelimit-limit: 300 · x-ratelimit-remaining: \d+/);
+
+    await page.fill('#add input[name=name]', '');
+    await page.click('#add button');
+    await expect.poll(() => page.textContent('#error')).toContain('400 invalid_request');
+
+    await page.reload();
+    await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true);
+    await expect.poll(() => petNames(page)).toContain('Rex');
+    await page.close();
+  }, 60_000);
+
+  it('gives 100 distinct ids to two pages creating 50 pets each at once', async () => {
+    const [first, second] = [await openDemo(), await openDemo()];
+    const [a, b] = await Promise.all([createInPage(first, 'left', 50), createInPage(second, 'right', 50)]);
+    const ids = [...a, ...b];
+    expect(ids.every((id) => id > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(100);
+    await Promise.all([first.close(), second.close()]);
+  }, 60_000);
+
+  it('keeps ids unique when a tab writes to IndexedDB directly while the worker creates', async () => {
+    const page = await openDemo();
+    const [direct, viaWorker] = await Promise.all([
+      // A string, so vitest's transform leaves the browser's own dynamic import alone.
+      page.evaluate<number[]>(`(async () => {
+        const { idbPetStorage } = await import('/idb.js');
+        const storage = idbPetStorage();
+        const pets = await Promise.all(Array.from({ length: 30 }, (_, i) => storage.create({ name: 'direct ' + i, categoryId: 1 })));
+        return pets.map((pet) => pet.id);
+      })()`),
+      createInPage(page, 'worker', 30),
+    ]);
+    expect(new Set([...direct, ...viaWorker]).size).toBe(60);
+    await page.close();
+  }, 60_000);
+
+  it('works with the network off, and after the service worker is restarted', async () => {
+    const page = await openDemo();
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true);
+    await page.fill('#add input[name=name]', 'Offline Olly');
+    await page.selectOption('#add select[name=status]', 'available');
+    await page.click('#add button');
+    await page.selectOption('#list select[name=status]', 'available');
+    await page.click('#list button');
+    await expect.poll(() => petNames(page)).toEqual(['Offline Olly']);
+
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await page.selectOption('#list select[name=status]', 'sold');
+    await page.click('#list button');
+    await expect.poll(() => petNames(page)).toEqual(['Rex']);
+
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: 'test-results/offline-demo.png', fullPage: true });
+    console.log(`screenshot: ${resolve('test-results/offline-demo.png')}`);
+    await context.setOffline(false);
+    await page.close();
+  }, 60_000);
+});
