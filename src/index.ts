@@ -3,7 +3,7 @@ export { createPetStore, type PetStore, type PetStoreContext } from './pet-store
 export type { PetStoreOptions } from './options.ts';
 export { ApiError } from './errors.ts';
 export { memoryPetStorage, type MemoryPetStorageOptions } from './storage/memory.ts';
-export type { PetListQuery, PetStorage } from './storage/types.ts';
+export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/types.ts';
 export {
   memoryRateLimitStore,
   type MemoryRateLimitStore,

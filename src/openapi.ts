@@ -3,6 +3,7 @@ import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema 
 import type * as v from 'valibot';
 import type { ResolvedOptions } from './options.ts';
 import {
+  CreateHeadersSchema,
   DEFAULT_LIMIT,
   ErrorBodySchema,
   ListQuerySchema,
@@ -41,6 +42,7 @@ const ERROR_RESPONSES = {
   410: ['Gone', 'The operation has passed its sunset date (`gone`).'],
   413: ['PayloadTooLarge', 'The body is larger than the configured limit (`payload_too_large`).'],
   415: ['UnsupportedMediaType', 'The body is not `application/json` (`unsupported_media_type`).'],
+  422: ['IdempotencyKeyReused', 'The `Idempotency-Key` was used with a different body in the last 24 hours (`idempotency_key_reused`).'],
   429: [
     'TooManyRequests',
     'Quota exceeded (`rate_limited`), or the caller is temporarily banned for sending on after 429s (`key_banned`). Wait `Retry-After` seconds.',
@@ -103,7 +105,7 @@ function errorResponseObject(status: ErrorStatus): Json {
   };
 }
 
-function parametersOf(schema: v.ObjectSchema<v.ObjectEntries, undefined>, place: 'query' | 'path'): Json[] {
+function parametersOf(schema: v.ObjectSchema<v.ObjectEntries, undefined>, place: 'query' | 'path' | 'header'): Json[] {
   return Object.entries(schema.entries).map(([name, entry]) => {
     const parameter: Json = { name, in: place, required: entry.type !== 'optional', schema: jsonSchemaOf(entry) };
     const description = (parameter.schema as Json).description;
@@ -148,12 +150,14 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
         post: {
           operationId: 'createPet',
           summary: 'Add a pet. Unknown fields are ignored.',
+          parameters: parametersOf(CreateHeadersSchema, 'header'),
           requestBody: { required: true, content: json(ref('schemas', 'NewPet')) },
           responses: {
-            201: success('The pet was stored; the body includes its new `id`.', ref('schemas', 'Pet'), {
+            201: success('The pet was stored (or, for a repeated `Idempotency-Key`, had been); the body includes its `id`.', ref('schemas', 'Pet'), {
               Location: header('Path of the new pet.'),
+              'Idempotent-Replayed': { ...header('`true` when this answers a repeated `Idempotency-Key`.', pattern('^true$')), required: false },
             }),
-            ...errorResponses([400, 401, 413, 415, 429, 500]),
+            ...errorResponses([400, 401, 413, 415, 422, 429, 500]),
           },
         },
       },

@@ -66,7 +66,8 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
       return new Response(null, { status: 204, headers: { Allow: allowedMethods(match.route) } });
     }
     const operation = operationFor(match.route, request.method);
-    return operation({ request, url, params: match.params, options: config });
+    const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
+    return operation({ request, url, params: match.params, options: config, caller });
   }
 
   async function handle(request: Request, context: PetStoreContext): Promise<Response> {

@@ -74,6 +74,8 @@ export const ERROR_CODES = [
   'rate_limited',
   'key_banned',
   'gone',
+  'idempotency_key_reused',
+  'service_unavailable',
   'request_timeout',
   'headers_too_large',
   'internal_error',
@@ -143,6 +145,23 @@ export const ListQuerySchema = v.object({
 });
 /** The validated query of `GET /pets`. */
 export type ListQuery = v.InferOutput<typeof ListQuerySchema>;
+
+/** How long an `Idempotency-Key` is remembered: 24 hours, as Stripe does. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The headers `POST /pets` reads: an optional `Idempotency-Key` makes a retried create safe. */
+export const CreateHeadersSchema = v.object({
+  'Idempotency-Key': v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters'),
+      v.description(
+        'Makes a retried create safe: the same key with the same body within 24 hours returns the first pet ' +
+          '(201, `Idempotent-Replayed: true`); with another body it is a 422. Keys are per API key.',
+      ),
+    ),
+  ),
+});
 
 /** The path parameters of `GET /pets/{petId}`: `petId` is decimal digits naming a positive safe integer. */
 export const PetPathSchema = v.object({

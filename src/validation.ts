@@ -4,7 +4,7 @@ import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './schemas.ts';
 
 /** Where the input came from, used to name fields in `details` and the message. */
-export type InputPlace = 'body' | 'query' | 'path';
+export type InputPlace = 'body' | 'query' | 'path' | 'header';
 
 /**
  * The schema's output for `input`, or a 400 `invalid_request` listing every problem.

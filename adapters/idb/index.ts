@@ -1,6 +1,6 @@
 /** petstore-service/idb: a PetStorage in IndexedDB via idb-keyval, shared by every tab and the service worker. */
 import { clear, createStore, get, promisifyRequest, type UseStore } from 'idb-keyval';
-import type { NewPet, Pet, PetListQuery, PetStorage } from '../../src/index.ts';
+import type { CreateOnceResult, IdempotencyRecord, NewPet, Pet, PetListQuery, PetStorage } from '../../src/index.ts';
 
 /** Options of {@link idbPetStorage}. */
 export interface IdbPetStorageOptions {
@@ -21,6 +21,18 @@ export interface IdbPetStorage extends PetStorage {
 const LAST_ID: IDBValidKey = ['meta', 'lastId'];
 const petKey = (id: number): IDBValidKey => ['pet', id];
 const statusKey = (status: string, id: number): IDBValidKey => ['status', status, id];
+const idempotencyKey = (key: string): IDBValidKey => ['idempotency', key];
+
+/** Allocates the next id and writes the pet, inside the caller's read-write transaction. */
+async function insert(objects: IDBObjectStore, newPet: NewPet): Promise<Pet> {
+  const id = ((await promisifyRequest<number | undefined>(objects.get(LAST_ID))) ?? 0) + 1;
+  const pet: Pet = { id, ...newPet };
+  objects.put(id, LAST_ID);
+  objects.put(pet, petKey(id));
+  // The status index holds a copy of the pet, so a filtered page needs no second lookup.
+  if (pet.status) objects.put(pet, statusKey(pet.status, id));
+  return pet;
+}
 
 /**
  * A {@link PetStorage} in IndexedDB, through idb-keyval. Pets survive reloads and service-worker
@@ -36,14 +48,18 @@ export function idbPetStorage(options: IdbPetStorageOptions = {}): IdbPetStorage
   return {
     create: (newPet: NewPet) =>
       store('readwrite', async (objects) => {
-        const id = ((await promisifyRequest<number | undefined>(objects.get(LAST_ID))) ?? 0) + 1;
-        const pet: Pet = { id, ...newPet };
-        objects.put(id, LAST_ID);
-        objects.put(pet, petKey(id));
-        // The status index holds a copy of the pet, so a filtered page needs no second lookup.
-        if (pet.status) objects.put(pet, statusKey(pet.status, id));
+        const pet = await insert(objects, newPet);
         await promisifyRequest(objects.transaction);
         return pet;
+      }),
+    createOnce: (key, fingerprint, newPet, expiresAt, now) =>
+      store('readwrite', async (objects): Promise<CreateOnceResult> => {
+        const found = await promisifyRequest<IdempotencyRecord | undefined>(objects.get(idempotencyKey(key)));
+        if (found && found.expiresAt > now) return { record: found, created: false };
+        const record: IdempotencyRecord = { fingerprint, pet: await insert(objects, newPet), expiresAt };
+        objects.put(record, idempotencyKey(key));
+        await promisifyRequest(objects.transaction);
+        return { record, created: true };
       }),
     get: (id: number) => get<Pet>(petKey(id), store),
     list: ({ status, after, limit }: PetListQuery) => {

@@ -1,5 +1,6 @@
 /** What an operation receives and what a route declares: the shapes shared by src/routes. */
 import type { ResolvedOptions } from '../options.ts';
+import type { Caller } from '../pipeline/auth.ts';
 
 /** Everything an operation may use to answer one request. */
 export interface OperationContext {
@@ -8,6 +9,8 @@ export interface OperationContext {
   /** Path parameters by name, still raw strings. */
   readonly params: Readonly<Record<string, string>>;
   readonly options: ResolvedOptions;
+  /** The authenticated caller; absent only on public routes. */
+  readonly caller?: Caller;
 }
 
 /** Answers one request; throws an ApiError for anything a client must be told. */

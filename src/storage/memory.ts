@@ -1,6 +1,6 @@
 /** The default storage: pets in memory, with a per-status index so filtered pages cost O(limit). */
 import type { NewPet, Pet, PetStatus } from '../schemas.ts';
-import type { PetListQuery, PetStorage } from './types.ts';
+import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './types.ts';
 
 /** Options of {@link memoryPetStorage}. */
 export interface MemoryPetStorageOptions {
@@ -23,6 +23,8 @@ export function memoryPetStorage(options: MemoryPetStorageOptions = {}): PetStor
   // Both arrays stay sorted by id because ids only grow and pets are only appended.
   const all: Pet[] = [];
   const byStatus = new Map<PetStatus, Pet[]>();
+  // Insertion order is expiry order (one fixed lifetime), so expired keys are swept from the front.
+  const idempotency = new Map<string, IdempotencyRecord>();
 
   const page = (pets: readonly Pet[], after: number, limit: number): Pet[] => {
     const start = firstAfter(pets, after, onVisit);
@@ -31,16 +33,32 @@ export function memoryPetStorage(options: MemoryPetStorageOptions = {}): PetStor
     return result;
   };
 
+  const store = (newPet: NewPet): Pet => {
+    const pet: Pet = Object.freeze({ id: all.length + 1, ...newPet });
+    all.push(pet);
+    if (pet.status) {
+      const index = byStatus.get(pet.status) ?? [];
+      index.push(pet);
+      byStatus.set(pet.status, index);
+    }
+    return pet;
+  };
+
   return {
     async create(newPet: NewPet): Promise<Pet> {
-      const pet: Pet = Object.freeze({ id: all.length + 1, ...newPet });
-      all.push(pet);
-      if (pet.status) {
-        const index = byStatus.get(pet.status) ?? [];
-        index.push(pet);
-        byStatus.set(pet.status, index);
+      return store(newPet);
+    },
+    async createOnce(key, fingerprint, newPet, expiresAt, now): Promise<CreateOnceResult> {
+      for (const [oldKey, record] of idempotency) {
+        if (record.expiresAt > now) break;
+        idempotency.delete(oldKey);
       }
-      return pet;
+      const found = idempotency.get(key);
+      if (found && found.expiresAt > now) return { record: found, created: false };
+      const record = { fingerprint, pet: store(newPet), expiresAt };
+      idempotency.delete(key);
+      idempotency.set(key, record);
+      return { record, created: true };
     },
     async get(id: number): Promise<Pet | undefined> {
       const pet = all[id - 1];

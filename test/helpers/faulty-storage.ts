@@ -12,7 +12,7 @@ export interface FaultOptions {
 }
 
 /** The wrapped storage and how many faults it has injected so far. */
-export function faultyStorage(inner: PetStorage, { rate, operations = ['create', 'get', 'list'], random = Math.random }: FaultOptions) {
+export function faultyStorage(inner: PetStorage, { rate, operations = ['create', 'createOnce', 'get', 'list'], random = Math.random }: FaultOptions) {
   let injected = 0;
   const fails = (operation: keyof PetStorage) => operations.includes(operation) && random() < rate;
   const fault = (operation: string) => {
@@ -21,6 +21,7 @@ export function faultyStorage(inner: PetStorage, { rate, operations = ['create',
   };
   const storage: PetStorage = {
     create: (pet) => (fails('create') ? fault('create') : inner.create(pet)),
+    createOnce: (...args) => (fails('createOnce') ? fault('createOnce') : inner.createOnce(...args)),
     get: (id) => (fails('get') ? fault('get') : inner.get(id)),
     list: (query) => (fails('list') ? fault('list') : inner.list(query)),
   };

@@ -9,6 +9,7 @@ function failingOnce(operation: keyof PetStorage, thrown: unknown): PetStorage {
   let failed = false;
   return {
     create: (pet) => inner.create(pet),
+    createOnce: (...args) => inner.createOnce(...args),
     get: (id) => inner.get(id),
     list: (query) => inner.list(query),
     [operation]: async (...args: never[]) => {

@@ -48,7 +48,7 @@ describe('GET /v1/openapi.json', () => {
     const { paths } = await servedDocument();
     const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
     expect(statuses(paths['/pets'].get)).toEqual(['200', '400', '401', '429', '500']);
-    expect(statuses(paths['/pets'].post)).toEqual(['201', '400', '401', '413', '415', '429', '500']);
+    expect(statuses(paths['/pets'].post)).toEqual(['201', '400', '401', '413', '415', '422', '429', '500']);
     expect(statuses(paths['/pets/{petId}'].get)).toEqual(['200', '400', '401', '404', '410', '429', '500']);
     expect(statuses(paths['/openapi.json'].get)).toEqual(['200', '429']);
     expect(paths['/pets/{petId}'].get.deprecated).toBe(true);
