@@ -8,6 +8,7 @@ const entries = {
   'adapters/bun/index': 'adapters/bun/index.ts',
   'adapters/idb/index': 'adapters/idb/index.ts',
   'adapters/service-worker/index': 'adapters/service-worker/index.ts',
+  'adapters/testing/index': 'adapters/testing/index.ts',
 };
 
 /** The demo imports the package by name, as a user would; the bundle takes it from source. */

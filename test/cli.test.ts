@@ -76,12 +76,24 @@ describe('petstore-service command', () => {
     ['an unknown plan in PETSTORE_API_KEYS', [], { PETSTORE_API_KEYS: 'topsecret:gold' }],
     ['a key without a plan', ['--key', 'topsecret'], {}],
     ['an empty HOST', [], { HOST: ' ' }],
+    ['a --fail-rate above 1', ['--fail-rate', '2'], {}],
+    ['a non-numeric --delay', ['--delay', 'soon'], {}],
   ])('refuses %s with one line on stderr and exit code 2, never echoing a key', async (_, args, env) => {
     const { code, stderr, stdout } = await start(args, env).exited;
     expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^petstore-service: /);
     expect(stderr + stdout).not.toContain('topsecret');
+  });
+
+  it('injects demo faults with --fail-rate and --delay', async () => {
+    const { listening } = start(['--fail-rate', '1', '--delay', '5', '--key', 'k1:pro']);
+    const { url, stdout } = await listening;
+    expect(stdout).toContain('Demo faults: every answer 5 ms late, 100% of them 503.');
+    const response = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer k1' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)('exits 0 after a graceful shutdown on %s', async (signal) => {

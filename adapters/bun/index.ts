@@ -24,6 +24,8 @@ export interface BunServeOptions extends PetStoreOptions {
   readonly port?: number;
   /** Interface to bind. Default `127.0.0.1`. */
   readonly hostname?: string;
+  /** Serve this handler (a test store, one behind faults) instead of one made from the options. */
+  readonly handler?: PetStore;
 }
 
 /** A listening Pet Store on Bun. `await using` stops it. */
@@ -43,8 +45,8 @@ export interface BunPetStoreServer extends AsyncDisposable {
  * const { url } = serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
  */
 export function serve(options: BunServeOptions = {}): BunPetStoreServer {
-  const { port = 8080, hostname = '127.0.0.1', ...storeOptions } = options;
-  const petstore = createPetStore(storeOptions);
+  const { port = 8080, hostname = '127.0.0.1', handler, ...storeOptions } = options;
+  const petstore = handler ?? createPetStore(storeOptions);
   const server = Bun.serve({
     port,
     hostname,

@@ -25,6 +25,8 @@ export interface DenoServeOptions extends PetStoreOptions {
   readonly port?: number;
   /** Interface to bind. Default `127.0.0.1`. */
   readonly hostname?: string;
+  /** Serve this handler (a test store, one behind faults) instead of one made from the options. */
+  readonly handler?: PetStore;
 }
 
 /** A listening Pet Store on Deno. `await using` shuts it down. */
@@ -44,8 +46,8 @@ export interface DenoPetStoreServer extends AsyncDisposable {
  * const { url } = serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
  */
 export function serve(options: DenoServeOptions = {}): DenoPetStoreServer {
-  const { port = 8080, hostname = '127.0.0.1', ...storeOptions } = options;
-  const petstore = createPetStore(storeOptions);
+  const { port = 8080, hostname = '127.0.0.1', handler, ...storeOptions } = options;
+  const petstore = handler ?? createPetStore(storeOptions);
   const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) =>
     petstore.fetch(request, { clientAddress: info.remoteAddr.hostname }),
   );

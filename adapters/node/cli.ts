@@ -2,7 +2,8 @@
 /** The petstore-service command: serves the API over Node http, configured by flags and env. */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { parseApiKeys, type Plan } from '../../src/index.ts';
+import { createPetStore, parseApiKeys, type PetStore, type Plan } from '../../src/index.ts';
+import { createFaults, withFaults } from '../../src/testing/index.ts';
 import { serve } from './index.ts';
 
 const HELP = `Usage: petstore-service [options]
@@ -16,6 +17,8 @@ Options:
                        comma-separated). Plans: free, pro, business,
                        enterprise:PER_MINUTE:PER_DAY. Without keys, one free key is
                        generated and printed.
+      --delay <ms>     for demos: answer every request this much later
+      --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
   -h, --help           show this help
 
 Example:
@@ -29,6 +32,8 @@ interface Settings {
   readonly host: string;
   readonly apiKeys: Map<string, Plan>;
   readonly keySource: string;
+  readonly delayMs: number;
+  readonly failRate: number;
 }
 
 function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
@@ -39,8 +44,14 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       key: { type: 'string', short: 'k', multiple: true },
+      delay: { type: 'string' },
+      'fail-rate': { type: 'string' },
     },
   });
+  const delayMs = values.delay === undefined ? 0 : Number(values.delay);
+  if (!(Number.isSafeInteger(delayMs) && delayMs >= 0)) throw new TypeError(`--delay must be whole milliseconds, got "${values.delay}"`);
+  const failRate = values['fail-rate'] === undefined ? 0 : Number(values['fail-rate']);
+  if (!(failRate >= 0 && failRate <= 1)) throw new TypeError(`--fail-rate must be a number from 0 to 1, got "${values['fail-rate']}"`);
   const portText = values.port ?? env.PORT ?? '8080';
   const port = /^[0-9]{1,5}$/.test(portText) ? Number(portText) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new TypeError(`port must be an integer from 0 to 65535, got "${portText}"`);
@@ -48,7 +59,17 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   if (host.trim() === '') throw new TypeError('host must not be empty');
   const fromFlags = values.key !== undefined;
   const apiKeys = parseApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''));
-  return { help: values.help ?? false, port, host, apiKeys, keySource: fromFlags ? '--key' : 'PETSTORE_API_KEYS' };
+  const keySource = fromFlags ? '--key' : 'PETSTORE_API_KEYS';
+  return { help: values.help ?? false, port, host, apiKeys, keySource, delayMs, failRate };
+}
+
+/** The store behind the demo faults the flags ask for, if any. */
+function chaos(petstore: PetStore, { delayMs, failRate }: Settings): PetStore {
+  if (!delayMs && !failRate) return petstore;
+  const faults = createFaults();
+  if (delayMs) faults.inject({ delayMs, times: Infinity });
+  if (failRate) faults.inject({ status: 503, rate: failRate, times: Infinity });
+  return withFaults(petstore, faults);
 }
 
 async function main(): Promise<void> {
@@ -68,8 +89,12 @@ async function main(): Promise<void> {
   const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
-  const { url } = await serve({ port: settings.port, host: settings.host, apiKeys, handleSignals: true });
+  const handler = chaos(createPetStore({ apiKeys }), settings);
+  const { url } = await serve({ port: settings.port, host: settings.host, handler, handleSignals: true });
   const lines = [`Pet Store API listening on ${url}`];
+  if (settings.delayMs || settings.failRate) {
+    lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);
+  }
   if (generatedKey) {
     lines.push(`API key (free plan, generated for this run): ${generatedKey}`);
     lines.push(`Try: curl -H "Authorization: Bearer ${generatedKey}" ${url}/pets`);

@@ -24,6 +24,8 @@ export interface ServeOptions extends PetStoreOptions {
   readonly requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open. Default 5 s. */
   readonly keepAliveTimeoutMs?: number;
+  /** Serve this handler (a test store, one behind faults) instead of one made from the options. */
+  readonly handler?: PetStore;
 }
 
 /** A listening Pet Store. `await using` closes it. */
@@ -55,9 +57,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningPetStore
     headersTimeoutMs = 10_000,
     requestTimeoutMs = 30_000,
     keepAliveTimeoutMs = 5_000,
+    handler,
     ...storeOptions
   } = options;
-  const petstore = createPetStore(storeOptions);
+  const petstore = handler ?? createPetStore(storeOptions);
   // Tight deadlines, checked often: a client that stalls cannot hold a socket for minutes.
   const server = createServer(
     {
