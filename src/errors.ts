@@ -41,15 +41,18 @@ export class ApiError extends Error {
 export const internalError = (): ApiError =>
   new ApiError(500, 'internal_error', 'The server failed to handle the request. Try again later.');
 
-/** A JSON response with `application/json` content type. */
-export function jsonResponse(body: unknown, status = 200, headers?: HeadersInit): Response {
-  const response = new Response(JSON.stringify(body), { status, headers });
-  response.headers.set('content-type', 'application/json');
-  return response;
+/** What an operation answers, before it becomes a Response: a status, a JSON body, headers. */
+export interface Reply {
+  readonly status: number;
+  /** Serialized as JSON; absent for an empty body (204). */
+  readonly body?: unknown;
+  /** The body already serialized, when the operation can do it cheaper (takes precedence). */
+  readonly json?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Renders an {@link ApiError}; anything else becomes a generic 500 after `onUnexpected` sees it. */
-export function errorResponse(error: unknown, onUnexpected: (error: unknown) => void): Response {
+/** The reply for an error: an {@link ApiError} as it is, anything else as a generic 500 after `onUnexpected` sees it. */
+export function errorReply(error: unknown, onUnexpected: (error: unknown) => void): Reply {
   let apiError: ApiError;
   if (error instanceof ApiError) {
     apiError = error;
@@ -57,5 +60,23 @@ export function errorResponse(error: unknown, onUnexpected: (error: unknown) => 
     onUnexpected(error);
     apiError = internalError();
   }
-  return jsonResponse(apiError.toJSON(), apiError.status, apiError.headers);
+  return { status: apiError.status, body: apiError.toJSON(), headers: apiError.headers };
 }
+
+/**
+ * The one place a reply becomes a Response: JSON body, its headers and `headers` (what every
+ * response of the request carries) in a single construction; `head` drops the body (HEAD).
+ * Built with @whatwg-node/server's Response, which on Node is its fast ponyfill.
+ */
+export function render(reply: Reply, headers: Readonly<Record<string, string>> = {}, head = false): Response {
+  const all: Record<string, string> = { ...reply.headers, ...headers };
+  // Two Link values (a next page and a successor, say) must both survive.
+  if (reply.headers?.Link && headers.Link) all.Link = `${reply.headers.Link}, ${headers.Link}`;
+  if (reply.body === undefined && reply.json === undefined) return new Response(null, { status: reply.status, headers: all });
+  all['Content-Type'] = 'application/json';
+  return new Response(head ? null : (reply.json ?? JSON.stringify(reply.body)), { status: reply.status, headers: all });
+}
+
+/** A rendered error: what the fault injectors of the testing kit answer with. */
+export const errorResponse = (error: unknown, onUnexpected: (error: unknown) => void): Response =>
+  render(errorReply(error, onUnexpected));

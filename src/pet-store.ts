@@ -1,6 +1,6 @@
 /** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
-import { createServerAdapter, Response, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
-import { ApiError, errorResponse } from './errors.ts';
+import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
+import { ApiError, errorReply, render, type Reply } from './errors.ts';
 import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
 import { createAuthenticator, type Authentication } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
@@ -38,14 +38,14 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   /** Counts the request against its key, or against its client address when it has no valid key. */
   async function rateLimit(request: Request, context: PetStoreContext, authentication: Authentication | undefined) {
     if (authentication && 'caller' in authentication) {
-      return limit(`key:${authentication.caller.keyId}`, planQuota(authentication.caller.plan));
+      return limit(authentication.caller.subject, planQuota(authentication.caller.plan));
     }
     return limit(`address:${config.clientAddress(request, context) ?? 'unknown'}`, PLAN_QUOTAS.free);
   }
 
   /**
-   * The answer before finishing touches: success JSON or a thrown ApiError. Headers every
-   * response must carry, errors included, go into `headers`.
+   * The reply of an operation, or a thrown ApiError. Headers every response must carry,
+   * errors included, go into `headers`.
    */
   async function answer(
     request: Request,
@@ -53,18 +53,16 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     url: URL,
     match: RouteMatch | undefined,
     headers: Record<string, string>,
-  ): Promise<Response> {
+  ): Promise<Reply> {
     // Before routing, so an anonymous caller cannot tell existing paths from others.
-    const authentication = match?.route.public ? undefined : await authenticate(request);
+    const authentication = match?.route.public ? undefined : authenticate(request);
     const quota = await rateLimit(request, context, authentication);
     Object.assign(headers, quota.headers);
     if (quota.refusal) throw quota.refusal;
     if (authentication && 'error' in authentication) throw authentication.error;
     // The path is not echoed: it is the client's text, and could carry anything, a key included.
     if (!match) throw new ApiError(404, 'not_found', 'There is no such path in this API.');
-    if (request.method === 'OPTIONS') {
-      return new Response(null, { status: 204, headers: { Allow: allowedMethods(match.route) } });
-    }
+    if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = operationFor(match.route, request.method);
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
     return operation({ request, url, params: match.params, options: config, caller });
@@ -75,18 +73,16 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     const path = pathUnderBase(url.pathname, config.basePath);
     const match = path === undefined ? undefined : matchRoute(routes, path);
     const headers: Record<string, string> = { ...match?.route.headers, ...corsHeaders(request, config.cors) };
-    let response: Response;
+    let reply: Reply;
     // Preflights are neither authenticated nor counted: browsers send them on their own.
     if (isPreflight(request)) {
-      response = new Response(null, { status: 204 });
+      reply = { status: 204 };
     } else if (path === undefined) {
-      response = errorResponse(new ApiError(404, 'not_found', `This API is served under ${config.basePath}/.`), config.onError);
+      reply = errorReply(new ApiError(404, 'not_found', `This API is served under ${config.basePath}/.`), config.onError);
     } else {
-      response = await answer(request, context, url, match, headers).catch((error: unknown) =>
-        errorResponse(error, config.onError),
-      );
+      reply = await answer(request, context, url, match, headers).catch((error: unknown) => errorReply(error, config.onError));
     }
-    return finish(request, response, headers);
+    return render(reply, headers, request.method === 'HEAD');
   }
 
   return createServerAdapter<PetStoreContext>(handle);
@@ -96,14 +92,4 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
 function pathUnderBase(pathname: string, basePath: string): string | undefined {
   if (pathname === basePath) return '';
   return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined;
-}
-
-/** Adds the headers every response of this request carries; HEAD keeps headers, drops the body. */
-function finish(request: Request, response: Response, headers: Record<string, string>): Response {
-  for (const [name, value] of Object.entries(headers)) {
-    if (name === 'Link' && response.headers.has('Link')) response.headers.append('Link', value);
-    else response.headers.set(name, value);
-  }
-  if (request.method !== 'HEAD') return response;
-  return new Response(null, { status: response.status, headers: response.headers });
 }

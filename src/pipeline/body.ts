@@ -82,6 +82,7 @@ function decodeUtf8(bytes: Uint8Array): string {
 }
 
 function tooLarge(maxBytes: number): ApiError {
+  // Closing lets the server drop the unread rest of the body instead of reading it.
   return new ApiError(413, 'payload_too_large', `The request body is larger than ${maxBytes} bytes.`, undefined, {
     Connection: 'close',
   });

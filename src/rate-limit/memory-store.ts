@@ -17,16 +17,18 @@ export interface MemoryRateLimitStore extends RateLimitStore {
   readonly size: number;
 }
 
-/** Everything known about one subject; counts are only valid for the window that starts at `starts[i]`. */
-interface Entry {
-  starts: number[];
-  counts: number[];
-  refusedIn: number;
-  refused: number;
-  bannedUntil: number;
-  /** When every window and ban of the entry has ended: its expiry. */
-  until: number;
-}
+/**
+ * Everything known about one subject, as one flat array of numbers (V8 keeps it as a single
+ * unboxed double array: about 110 bytes, against 300 for an object holding two arrays):
+ * [until, bannedUntil, refusedIn, refused, start0, count0, start1, count1, ...].
+ * A window's count is valid only while its stored start is the current window's start.
+ */
+type Entry = number[];
+const UNTIL = 0;
+const BANNED_UNTIL = 1;
+const REFUSED_IN = 2;
+const REFUSED = 3;
+const WINDOWS = 4;
 
 /**
  * A {@link RateLimitStore} in memory, on lru-cache. Each method runs without awaiting, so it is
@@ -43,40 +45,46 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
   let clock = 0;
   const cache = new LRUCache<string, Entry>({ max: maxKeys, ttlResolution: 0, perf: { now: () => clock } });
 
-  const entryOf = (subject: string, now: number): Entry => {
+  // Sized once: growing an array later would over-allocate its backing store by half.
+  const entryOf = (subject: string, now: number, windowCount: number): Entry => {
     clock = now;
-    return cache.get(subject) ?? { starts: [], counts: [], refusedIn: 0, refused: 0, bannedUntil: 0, until: 0 };
+    return cache.get(subject) ?? new Array<number>(WINDOWS + 2 * windowCount).fill(0);
   };
   // The entry is useless once its last window and any ban have ended, so it expires then.
   const save = (subject: string, entry: Entry, until: number, now: number) => {
-    entry.until = Math.max(entry.until, until);
-    cache.set(subject, entry, { ttl: Math.max(1, entry.until - now) });
+    entry[UNTIL] = Math.max(entry[UNTIL]!, until);
+    cache.set(subject, entry, { ttl: Math.max(1, entry[UNTIL]! - now) });
   };
+  const usedIn = (entry: Entry, windows: readonly QuotaWindow[]) =>
+    windows.map((w, i) => (entry[WINDOWS + 2 * i] === w.start ? entry[WINDOWS + 2 * i + 1]! : 0));
 
   return {
     get size() {
       return cache.size;
     },
     async take(subject: string, windows: readonly QuotaWindow[], now: number): Promise<TakeResult> {
-      const entry = entryOf(subject, now);
-      const current = windows.map((w, i) => (entry.starts[i] === w.start ? entry.counts[i]! : 0));
-      if (entry.bannedUntil > now) return { admitted: false, used: current, bannedUntil: entry.bannedUntil };
+      const entry = entryOf(subject, now, windows.length);
+      const current = usedIn(entry, windows);
+      if (entry[BANNED_UNTIL]! > now) return { admitted: false, used: current, bannedUntil: entry[BANNED_UNTIL] };
       if (current.some((used, i) => used >= windows[i]!.limit)) return { admitted: false, used: current };
-      entry.starts = windows.map((w) => w.start);
-      entry.counts = current.map((used) => used + 1);
+      const used = current.map((count) => count + 1);
+      windows.forEach((w, i) => {
+        entry[WINDOWS + 2 * i] = w.start;
+        entry[WINDOWS + 2 * i + 1] = used[i]!;
+      });
       save(subject, entry, Math.max(...windows.map((w) => w.end)), now);
-      return { admitted: true, used: entry.counts };
+      return { admitted: true, used };
     },
     async reject(subject: string, window: QuotaWindow, now: number): Promise<number> {
-      const entry = entryOf(subject, now);
-      entry.refused = entry.refusedIn === window.start ? entry.refused + 1 : 1;
-      entry.refusedIn = window.start;
+      const entry = entryOf(subject, now, 2);
+      entry[REFUSED] = entry[REFUSED_IN] === window.start ? entry[REFUSED]! + 1 : 1;
+      entry[REFUSED_IN] = window.start;
       save(subject, entry, window.end, now);
-      return entry.refused;
+      return entry[REFUSED];
     },
     async ban(subject: string, until: number, now: number): Promise<void> {
-      const entry = entryOf(subject, now);
-      entry.bannedUntil = until;
+      const entry = entryOf(subject, now, 2);
+      entry[BANNED_UNTIL] = until;
       save(subject, entry, until, now);
     },
   };

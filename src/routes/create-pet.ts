@@ -1,12 +1,12 @@
 /** POST /pets: validates a NewPet and stores it under a fresh id, at most once per Idempotency-Key. */
-import { ApiError, jsonResponse } from '../errors.ts';
+import { ApiError, type Reply } from '../errors.ts';
 import { readJsonObject } from '../pipeline/body.ts';
 import { CreateHeadersSchema, IDEMPOTENCY_TTL_MS, NewPetSchema, type NewPet } from '../schemas.ts';
 import { parseInput } from '../validation.ts';
 import type { OperationContext } from './types.ts';
 
 /** Creates a pet; answers 201 with the stored pet and its `Location`. */
-export async function createPet({ request, url, options, caller }: OperationContext): Promise<Response> {
+export async function createPet({ request, url, options, caller }: OperationContext): Promise<Reply> {
   const headers = parseInput(CreateHeadersSchema, { 'Idempotency-Key': request.headers.get('idempotency-key') ?? undefined }, 'header');
   const body = await readJsonObject(request, options.maxBodyBytes);
   const parsed = parseInput(NewPetSchema, body, 'body');
@@ -15,7 +15,7 @@ export async function createPet({ request, url, options, caller }: OperationCont
   const key = headers['Idempotency-Key'];
   if (key === undefined) {
     const pet = await options.storage.create(newPet);
-    return jsonResponse(pet, 201, { Location: `${url.pathname}/${pet.id}` });
+    return { status: 201, body: pet, headers: { Location: `${url.pathname}/${pet.id}` } };
   }
 
   const now = options.now();
@@ -28,7 +28,7 @@ export async function createPet({ request, url, options, caller }: OperationCont
   }
   const responseHeaders: Record<string, string> = { Location: `${url.pathname}/${record.pet.id}` };
   if (!created) responseHeaders['Idempotent-Replayed'] = 'true';
-  return jsonResponse(record.pet, 201, responseHeaders);
+  return { status: 201, body: record.pet, headers: responseHeaders };
 }
 
 /** Identifies what a create would store: the same pet is the same request, whatever else the body held. */

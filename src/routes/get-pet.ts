@@ -1,12 +1,12 @@
 /** GET /pets/{petId}: deprecated; answers until its sunset, then 410 `gone`. */
-import { ApiError, jsonResponse } from '../errors.ts';
+import { ApiError, type Reply } from '../errors.ts';
 import type { ResolvedOptions } from '../options.ts';
 import { PetPathSchema } from '../schemas.ts';
 import { parseInput } from '../validation.ts';
 import type { OperationContext } from './types.ts';
 
 /** Returns one pet, or 404; from the sunset instant on, 410 for every request. */
-export async function getPet({ params, options }: OperationContext): Promise<Response> {
+export async function getPet({ params, options }: OperationContext): Promise<Reply> {
   if (options.now() >= options.getPetSunsetAt.getTime()) {
     throw new ApiError(
       410,
@@ -17,7 +17,7 @@ export async function getPet({ params, options }: OperationContext): Promise<Res
   const { petId: id } = parseInput(PetPathSchema, params, 'path');
   const pet = await options.storage.get(id);
   if (!pet) throw new ApiError(404, 'not_found', `Pet ${id} does not exist.`);
-  return jsonResponse(pet);
+  return { status: 200, body: pet };
 }
 
 /** RFC 9745 `Deprecation`, RFC 8594 `Sunset` and the successor link, on every response of the route. */

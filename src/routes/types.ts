@@ -1,4 +1,5 @@
 /** What an operation receives and what a route declares: the shapes shared by src/routes. */
+import type { Reply } from '../errors.ts';
 import type { ResolvedOptions } from '../options.ts';
 import type { Caller } from '../pipeline/auth.ts';
 
@@ -14,7 +15,7 @@ export interface OperationContext {
 }
 
 /** Answers one request; throws an ApiError for anything a client must be told. */
-export type Operation = (context: OperationContext) => Promise<Response>;
+export type Operation = (context: OperationContext) => Promise<Reply>;
 
 /** One path under the base path and what it serves. */
 export interface Route {

@@ -1,0 +1,174 @@
+// npm run bench [-- --quick]: every benchmark, a table on stdout, and BENCHMARKS.md rewritten.
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { serviceWorkerBundle } from './bundle.mjs';
+import { httpBenchmarks } from './http.mjs';
+import { inProcessCalls, scale } from './in-process.mjs';
+
+const quick = process.argv.includes('--quick');
+const settings = quick
+  ? { passes: 2, seconds: 2, inProcessSeconds: 1, scaleCalls: 500 }
+  : { passes: 5, seconds: 4, inProcessSeconds: 2, scaleCalls: 3_000 };
+const started = Date.now();
+const log = (message) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${message}`);
+
+/** Runs bench/memory.mjs in a fresh process with --expose-gc, so one measurement cannot skew another. */
+function memory(what, count) {
+  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', 'bench/memory.mjs', what, String(count)], { encoding: 'utf8' }));
+}
+
+log(`HTTP: ${settings.passes} passes × ${settings.seconds} s per scenario, alternating`);
+const http = await httpBenchmarks(settings);
+log('in-process calls');
+const inProcess = await inProcessCalls({ passes: Math.max(4, settings.passes), seconds: settings.inProcessSeconds });
+const NODE24 = 'test/runtimes/node24/node_modules/node/bin/node';
+let inProcess24;
+if (existsSync(NODE24)) {
+  log('in-process calls on Node 24');
+  const args = ['bench/in-process-run.mjs', String(Math.max(4, settings.passes)), String(settings.inProcessSeconds)];
+  inProcess24 = JSON.parse(execFileSync(NODE24, args, { encoding: 'utf8' }));
+}
+log('scale: filtered pages at 10^3, 10^5, 10^6 pets');
+const grown = await scale({ passes: Math.max(4, settings.passes), calls: settings.scaleCalls });
+log('heap per pet and per rate-limit key');
+const petBytes = memory('pets', 1_000_000);
+const keys5 = memory('rate-limit-keys', 100_000);
+const keys6 = memory('rate-limit-keys', 1_000_000);
+log('service-worker bundle');
+const bundle = await serviceWorkerBundle();
+
+const get = http['GET /v1/pets — petstore-service'];
+const bare = http['GET — bare @whatwg-node/server adapter'];
+const raw = http['GET — raw node:http'];
+const ratio = (a, b) => a / b;
+const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const verdict = (ok) => (ok ? '✅ met' : '❌ missed');
+
+const targets = [
+  ['GET list vs bare @whatwg-node adapter', '≥ 0.9×', `${f(ratio(get.rps, bare.rps), 2)}×`, ratio(get.rps, bare.rps) >= 0.9],
+  ['GET list vs raw node:http', '≥ 0.6×', `${f(ratio(get.rps, raw.rps), 2)}×`, ratio(get.rps, raw.rps) >= 0.6],
+  ['In-process GET list calls per second', '≥ 30,000', f(inProcess.callsPerSecond), inProcess.callsPerSecond >= 30_000],
+  ...(inProcess24
+    ? [['In-process GET list calls per second, Node 24', '≥ 30,000', f(inProcess24.callsPerSecond), inProcess24.callsPerSecond >= 30_000]]
+    : []),
+  [
+    'Filtered list p50 at 10^6 pets vs 10^3',
+    '≤ 1.5×',
+    `${f(grown.latency[1_000_000].p50 / grown.latency[1_000].p50, 2)}×`,
+    grown.latency[1_000_000].p50 / grown.latency[1_000].p50 <= 1.5,
+  ],
+  [
+    'Filtered list p50 at 10^6 pets vs 10^5 (both a full 20-pet page)',
+    '≤ 1.5× (our check)',
+    `${f(grown.latency[1_000_000].p50 / grown.latency[100_000].p50, 2)}×`,
+    grown.latency[1_000_000].p50 / grown.latency[100_000].p50 <= 1.5,
+  ],
+  ['Heap bytes per stored pet (10^6 pets)', '≤ 200', f(petBytes.bytesPerItem), petBytes.bytesPerItem <= 200],
+  [
+    'Heap bytes per rate-limit key (10^5 / 10^6 keys)',
+    '≤ 300',
+    `${f(keys5.bytesPerItem)} / ${f(keys6.bytesPerItem)}`,
+    Math.max(keys5.bytesPerItem, keys6.bytesPerItem) <= 300,
+  ],
+  ['Service-worker bundle, min+gzip', '≤ 40 KB', `${f(bundle.gzipBytes / 1024, 1)} KB`, bundle.gzipBytes <= 40 * 1024],
+];
+
+const httpRows = Object.entries(http).map(
+  ([name, r]) => `| ${name} | ${f(r.rps)} | ${f(r.p50)} | ${f(r.p99)} | ${r.runs.map((run) => f(run.rps)).join(' · ')} |`,
+);
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const report = `# Benchmarks
+
+Measured by \`npm run bench${quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)}:
+${cpus().length} × ${cpu}, ${f(totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}.
+Machine noise is high (2 shared cores; the load generator and the server share them), so every
+HTTP figure is the median of ${settings.passes} passes of ${settings.seconds} s, scenarios alternating within each pass, and
+targets are ratios between scenarios of the same run. Load: autocannon, 10 connections, from the
+bench process against a server in its own process on loopback. Latency in microseconds.
+
+## Targets
+
+| Target | Goal | Measured | |
+| --- | --- | --- | --- |
+${targets.map(([name, goal, value, ok]) => `| ${name} | ${goal} | ${value} | ${verdict(ok)} |`).join('\n')}
+
+## HTTP (Node adapter, 20 pets, enterprise key)
+
+| Scenario | req/s (median) | p50 µs | p99 µs | req/s per pass |
+| --- | --- | --- | --- | --- |
+${httpRows.join('\n')}
+
+The bare adapter returns a constant JSON string; raw node:http compares the key as a string and
+returns the same string. petstore-service authenticates (SHA-256 of the key, @noble/hashes), counts
+both rate-limit windows, reads storage, serializes the pets and adds 5 quota headers. The 401
+flood is mostly 429s after the first 60 (the anonymous per-address limit, then a ban): the
+cheapest refusal path.
+
+## In-process
+
+| Measurement | Result |
+| --- | --- |
+| \`await petstore.fetch(new Request(…))\`, GET /v1/pets (20 pets) | ${f(inProcess.callsPerSecond)} calls/s (median of ${inProcess.rates.length}: ${inProcess.rates.map((r) => f(r)).join(' · ')}) |
+${inProcess24 ? `| The same on Node 24 (npm package \`node@24\`) | ${f(inProcess24.callsPerSecond)} calls/s (median of ${inProcess24.rates.length}: ${inProcess24.rates.map((r) => f(r)).join(' · ')}) |` : '| (Node 24 not installed: run npm test once to fetch it) | |'}
+| POST /v1/pets through the handler | ${f(grown.handlerCreatesPerSecond)} creates/s |
+| \`memoryPetStorage().create\` (filling 10^6 pets) | ${f(grown.storageCreatesPerSecond)} creates/s |
+
+## Scale: \`GET /v1/pets?status=sold&limit=20\`, one pet in 1,000 sold
+
+| Stored pets | p50 µs | p99 µs |
+| --- | --- | --- |
+${Object.entries(grown.latency).map(([size, l]) => `| ${f(Number(size))} | ${f(l.p50)} | ${f(l.p99)} |`).join('\n')}
+
+## Memory
+
+| Measurement | Result |
+| --- | --- |
+| Heap per stored pet, 10^6 pets | ${f(petBytes.bytesPerItem)} bytes |
+| Heap per rate-limit key, 10^5 keys | ${f(keys5.bytesPerItem)} bytes (entries after 10% more keys: ${f(keys5.size)}, maxKeys ${f(keys5.maxKeys)}) |
+| Heap per rate-limit key, 10^6 keys | ${f(keys6.bytesPerItem)} bytes (entries after 10% more keys: ${f(keys6.size)}, maxKeys ${f(keys6.maxKeys)}) |
+
+## Service-worker bundle
+
+\`petstore-service/service-worker\` with all its dependencies (core, valibot, @valibot/to-json-schema,
+@whatwg-node/server, lru-cache, idb-keyval), bundled and minified by esbuild for the browser:
+${f(bundle.minBytes)} bytes minified, **${f(bundle.gzipBytes)} bytes min+gzip**.
+`;
+
+const findings = `
+## Findings (profile of the hot path, and why targets are missed)
+
+Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loop) and
+\`node --cpu-prof bench/http-server.mjs petstore <key>\` under autocannon;
+\`node bench/top-functions.mjs <profile>\` lists the self time.
+
+- **Fixed: key hashing went through the thread pool.** Web Crypto's \`crypto.subtle.digest\` is
+  asynchronous; on Node each call was a libuv thread-pool round trip, and the first profile was
+  50% idle: 4,900 in-process calls/s, 5,500 HTTP req/s. Hashing with @noble/hashes' synchronous
+  SHA-256 (same code in every runtime) took the loop to ~27,000 calls/s on Node 20.
+- **Fixed: 20 pets serialized per request.** JSON.stringify of 20 small objects costs ~7 µs on
+  Node 20; list pages now reuse each stored pet's serialization (pets are immutable), ~1 µs.
+- **Fixed: rate-limit memory.** An entry was an object holding two arrays (~490 bytes a key);
+  it is one flat array of numbers sized once, and a key's subject is one flat string: ~230.
+- **Missed: GET vs the bare adapter (≥ 0.9×) and vs raw node:http (≥ 0.6×).** The baselines do
+  no work: the bare adapter's whole request costs ~27 µs of main-thread CPU here, so 0.9× would
+  leave 3 µs for authentication, two rate-limit windows, validation, storage, serialization and
+  seven headers. Measured per request on Node 20 (esbuild-bundled micro-benchmark of src/):
+  SHA-256 of the key ~4.7 µs, rate limiter ~2.7 µs, page rendering ~1–3 µs, URL and query
+  ~1 µs; \`process.cpuUsage\` under wrk showed ~106 µs CPU per request for ours against ~65 µs
+  for the bare adapter. What remains is whatwg-node's request/response bridging, which both pay.
+  Meeting the ratio would mean dropping features the spec requires (per-key hashing, both quota
+  windows, the headers), so the target stands as missed.
+- **Node 20 vs 24.** The in-process loop runs about twice as fast on Node 24 (faster
+  \`new Request\`, JSON and promise handling). On Node 20 it sits near the 30,000 calls/s line
+  (${f(Math.min(...inProcess.rates))}–${f(Math.max(...inProcess.rates))} across passes in this run), because \`new Request\`
+  (undici) and the adapter's AbortSignal bookkeeping for it are ~10 µs of each ~33 µs call.
+- **The scale target compares different pages.** With one pet in 1,000 sold, 10^3 pets hold one
+  sold pet, so that page has 1 pet while 10^5 and 10^6 give full 20-pet pages: the 10^6 / 10^3
+  ratio measures page size, not store size. Between 10^5 and 10^6 (same page) the p50 is flat, and
+  \`test/unit/memory-storage.test.ts\` counts the pets the store touches: the same at 2,000 and
+  200,000 pets.
+`;
+writeFileSync('BENCHMARKS.md', report + findings);
+console.log(report + findings);
+log('BENCHMARKS.md written');
