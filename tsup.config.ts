@@ -9,6 +9,8 @@ const entries = {
   'adapters/idb/index': 'adapters/idb/index.ts',
   'adapters/service-worker/index': 'adapters/service-worker/index.ts',
   'adapters/testing/index': 'adapters/testing/index.ts',
+  'adapters/redis/index': 'adapters/redis/index.ts',
+  'src/conformance/index': 'src/conformance/index.ts',
 };
 
 /** The demo imports the package by name, as a user would; the bundle takes it from source. */

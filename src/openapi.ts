@@ -57,11 +57,27 @@ const header = (description: string, schema: Json = { type: 'string' }) => ({ de
 const pattern = (regex: string) => ({ type: 'string', pattern: regex });
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Sent on every response under the base path, errors included. */
-const QUOTA_HEADERS = Object.fromEntries(
-  ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'].map((name) => [
+/** The quota headers' definitions: sent on every response under the base path, errors included. */
+const QUOTA_HEADER_DEFINITIONS = {
+  'X-RateLimit-Limit': header('Requests allowed in the window that binds first (fewest remaining).', { type: 'integer', minimum: 1 }),
+  'X-RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }),
+  'X-RateLimit-Reset': header('When that window resets (or a ban ends), in Unix seconds.', { type: 'integer' }),
+  RateLimit: header(
+    'draft-ietf-httpapi-ratelimit-headers-11: every window, binding first, e.g. `"minute";r=59;t=37, "day";r=990;t=50000`.',
+    pattern('^"[a-z]+";r=[0-9]+;t=[0-9]+(, "[a-z]+";r=[0-9]+;t=[0-9]+)*$'),
+  ),
+  'RateLimit-Policy': header(
+    'draft-ietf-httpapi-ratelimit-headers-11: the plan, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+    pattern('^"[a-z]+";q=[0-9]+;w=[0-9]+(, "[a-z]+";q=[0-9]+;w=[0-9]+)*$'),
+  ),
+};
+const QUOTA_HEADERS = Object.fromEntries(Object.keys(QUOTA_HEADER_DEFINITIONS).map((name) => [name, ref('headers', name)]));
+
+/** On a 500 the quota headers may be missing: the rate-limit store itself may be what failed. */
+const QUOTA_HEADERS_IF_KNOWN = Object.fromEntries(
+  Object.entries(QUOTA_HEADER_DEFINITIONS).map(([name, definition]) => [
     name,
-    ref('headers', name),
+    { ...definition, required: false, description: `${definition.description} Absent when the rate-limit store failed.` },
   ]),
 );
 
@@ -93,7 +109,7 @@ function errorResponses(statuses: readonly ErrorStatus[], extraHeaders?: Json): 
 }
 
 function errorResponseObject(status: ErrorStatus): Json {
-  const headers: Json = { ...QUOTA_HEADERS };
+  const headers: Json = status === 500 ? { ...QUOTA_HEADERS_IF_KNOWN } : { ...QUOTA_HEADERS };
   if (DEPRECATED_ONLY.includes(status)) Object.assign(headers, DEPRECATION_HEADERS);
   if (status === 429) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
@@ -205,20 +221,7 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
         ),
         Allow: header('Methods the path supports.', pattern('^[A-Z]+(, [A-Z]+)*$')),
         'Retry-After': header('Whole seconds to wait before retrying (at least 1).', { type: 'integer', minimum: 1 }),
-        'X-RateLimit-Limit': header('Requests allowed in the window that binds first (fewest remaining).', {
-          type: 'integer',
-          minimum: 1,
-        }),
-        'X-RateLimit-Remaining': header('Requests left in that window.', { type: 'integer', minimum: 0 }),
-        'X-RateLimit-Reset': header('When that window resets (or a ban ends), in Unix seconds.', { type: 'integer' }),
-        RateLimit: header(
-          'draft-ietf-httpapi-ratelimit-headers-11: every window, binding first, e.g. `"minute";r=59;t=37, "day";r=990;t=50000`.',
-          pattern('^"[a-z]+";r=[0-9]+;t=[0-9]+(, "[a-z]+";r=[0-9]+;t=[0-9]+)*$'),
-        ),
-        'RateLimit-Policy': header(
-          'draft-ietf-httpapi-ratelimit-headers-11: the plan, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.',
-          pattern('^"[a-z]+";q=[0-9]+;w=[0-9]+(, "[a-z]+";q=[0-9]+;w=[0-9]+)*$'),
-        ),
+        ...QUOTA_HEADER_DEFINITIONS,
       },
     },
   };

@@ -1,0 +1,116 @@
+/** petstore-service/redis: pets and rate limits in Redis, shared by every instance of the API. */
+import { sha1 } from '@noble/hashes/legacy.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type {
+  CreateOnceResult,
+  IdempotencyRecord,
+  NewPet,
+  Pet,
+  PetListQuery,
+  PetStorage,
+  QuotaWindow,
+  RateLimitStore,
+  TakeResult,
+} from '../../src/index.ts';
+import { BAN, CREATE, CREATE_ONCE, PAGE, REJECT, TAKE } from './scripts.ts';
+
+/** What these stores need of a Redis client: scripts. A node-redis (`redis`) client fits as is. */
+export interface RedisScriptClient {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/** Options of both Redis stores. */
+export interface RedisStoreOptions {
+  /** Prefix of every key, so several APIs can share one Redis. Default `petstore:`. */
+  readonly prefix?: string;
+}
+
+/** Runs a script by its SHA-1 (cached by Redis), sending the source only when Redis lacks it. */
+function scriptRunner(client: RedisScriptClient) {
+  const hashes = new Map<string, string>();
+  return async (script: string, keys: string[], args: (string | number)[]): Promise<unknown> => {
+    let sha = hashes.get(script);
+    if (!sha) hashes.set(script, (sha = bytesToHex(sha1(utf8ToBytes(script)))));
+    const options = { keys, arguments: args.map(String) };
+    try {
+      return await client.evalSha(sha, options);
+    } catch (error) {
+      if (!String((error as Error)?.message).includes('NOSCRIPT')) throw error;
+      return client.eval(script, options);
+    }
+  };
+}
+
+/** `{"name":…,"categoryId":…,"status":…}` without its braces, so the script can put the id first. */
+const fieldsOf = (pet: NewPet) => JSON.stringify(pet).slice(1, -1);
+
+/**
+ * A {@link PetStorage} in Redis: ids from `INCR`, one sorted set of pet JSON per status (and one
+ * for all) scored by id, so a page is one `ZRANGEBYSCORE … LIMIT`: O(log n + limit). Every write
+ * is one Lua script, so a create is whole or absent.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * const client = await createClient({ url, disableOfflineQueue: true }).on('error', log).connect();
+ * const petstore = createPetStore({ storage: redisPetStorage(client) });
+ */
+export function redisPetStorage(client: RedisScriptClient, options: RedisStoreOptions = {}): PetStorage {
+  const prefix = `${options.prefix ?? 'petstore:'}pets:`;
+  const run = scriptRunner(client);
+  const lastId = `${prefix}lastId`;
+  const all = `${prefix}all`;
+  const byStatus = (status?: string) => `${prefix}status:${status ?? 'none'}`;
+
+  return {
+    async create(pet: NewPet): Promise<Pet> {
+      return JSON.parse(String(await run(CREATE, [lastId, all, byStatus(pet.status)], [fieldsOf(pet), pet.status ?? ''])));
+    },
+    async createOnce(key, fingerprint, pet, expiresAt, now): Promise<CreateOnceResult> {
+      const keys = [`${prefix}idempotency:${key}`, lastId, all, byStatus(pet.status)];
+      const args = [fingerprint, expiresAt, now, fieldsOf(pet), pet.status ?? '', Math.max(1, expiresAt - now)];
+      const [created, recordJson] = (await run(CREATE_ONCE, keys, args)) as [number, string];
+      const stored = JSON.parse(recordJson) as { fingerprint: string; expiresAt: string; pet: string };
+      const record: IdempotencyRecord = { fingerprint: stored.fingerprint, expiresAt: Number(stored.expiresAt), pet: JSON.parse(stored.pet) };
+      return { record, created: created === 1 };
+    },
+    async get(id: number): Promise<Pet | undefined> {
+      const [json] = (await run(PAGE, [all], [id - 1, 1])) as string[];
+      const pet = json === undefined ? undefined : (JSON.parse(json) as Pet);
+      return pet?.id === id ? pet : undefined;
+    },
+    async list({ status, after, limit }: PetListQuery): Promise<Pet[]> {
+      const page = (await run(PAGE, [status === undefined ? all : byStatus(status)], [after, limit])) as string[];
+      return page.map((json) => JSON.parse(json) as Pet);
+    },
+  };
+}
+
+/**
+ * A {@link RateLimitStore} in Redis, for many instances sharing quotas: one script checks and
+ * takes every window of a request atomically; counters and bans carry TTLs, so they expire
+ * with their windows.
+ *
+ * @example
+ * const petstore = createPetStore({ rateLimitStore: redisRateLimitStore(client) });
+ */
+export function redisRateLimitStore(client: RedisScriptClient, options: RedisStoreOptions = {}): RateLimitStore {
+  const prefix = `${options.prefix ?? 'petstore:'}rate:`;
+  const run = scriptRunner(client);
+  const banKey = (subject: string) => `${prefix}ban:${subject}`;
+
+  return {
+    async take(subject: string, windows: readonly QuotaWindow[], now: number): Promise<TakeResult> {
+      const keys = [banKey(subject), ...windows.map((w) => `${prefix}count:${subject}:${w.name}:${w.start}`)];
+      const args = [now, ...windows.map((w) => w.limit), ...windows.map((w) => Math.max(1, w.end - now))];
+      const [admitted, bannedUntil, ...used] = (await run(TAKE, keys, args)) as number[];
+      return bannedUntil ? { admitted: false, used, bannedUntil } : { admitted: admitted === 1, used };
+    },
+    async reject(subject: string, window: QuotaWindow, now: number): Promise<number> {
+      return Number(await run(REJECT, [`${prefix}refused:${subject}:${window.start}`], [Math.max(1, window.end - now)]));
+    },
+    async ban(subject: string, until: number, now: number): Promise<void> {
+      await run(BAN, [banKey(subject)], [until, Math.max(1, until - now)]);
+    },
+  };
+}

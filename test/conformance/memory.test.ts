@@ -1,0 +1,6 @@
+/** The built-in in-memory stores pass the same conformance suites a third-party store must. */
+import { memoryPetStorage, memoryRateLimitStore } from '../../src/index.ts';
+import { describePetStorageConformance, describeRateLimitStoreConformance } from '../../src/conformance/index.ts';
+
+describePetStorageConformance('memoryPetStorage', () => memoryPetStorage());
+describeRateLimitStoreConformance('memoryRateLimitStore', () => memoryRateLimitStore());

@@ -1,0 +1,56 @@
+/** A real redis-server for the tests: own port, own temp dir, append-only file, started and stopped at will. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** A redis-server process; `stop()` then `start()` restarts it on the same port and data. */
+export interface TestRedis {
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server, or fails saying how to install it. */
+export async function startRedis(): Promise<TestRedis> {
+  if (!existsSync(BINARY)) throw new Error(`redis-server not found at ${BINARY}: apt-get install -y redis-server (or set REDIS_SERVER)`);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
+  let child: ChildProcess | undefined;
+  const redis: TestRedis = {
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      // appendfsync always: whatever Redis acknowledged survives a restart, as the outage test needs.
+      child = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      const deadline = Date.now() + 10_000;
+      while (!output.includes('Ready to accept connections')) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async stop() {
+      if (!child || child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  await redis.start();
+  return redis;
+}
