@@ -13,7 +13,7 @@ export async function inProcessCalls({ passes, seconds }) {
   for (let i = 0; i < 20; i++) await storage.create({ name: `pet ${i}`, categoryId: i, status: 'available' });
   const petstore = createPetStore({ apiKeys, storage });
   const once = async () => (await petstore.fetch(new Request('http://bench.local/v1/pets', { headers }))).text();
-  for (let i = 0; i < 5_000; i++) await once(); // warm-up
+  for (let i = 0; i < 3_000; i++) await once(); // warm-up
   const rates = [];
   for (let pass = 0; pass < passes; pass++) {
     let calls = 0;
@@ -49,7 +49,7 @@ export async function scale({ passes, calls }) {
   }
   const histograms = Object.fromEntries(sizes.map((size) => [size, createHistogram()]));
   const request = () => new Request('http://bench.local/v1/pets?status=sold&limit=20', { headers });
-  for (const size of sizes) for (let i = 0; i < 2_000; i++) await (await stores[size].fetch(request())).text();
+  for (const size of sizes) for (let i = 0; i < 1_000; i++) await (await stores[size].fetch(request())).text();
   for (let pass = 0; pass < passes; pass++) {
     for (const size of sizes) {
       for (let i = 0; i < calls; i++) {
@@ -65,7 +65,7 @@ export async function scale({ passes, calls }) {
   const post = () => petstore.fetch(new Request('http://bench.local/v1/pets', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }));
   for (let i = 0; i < 2_000; i++) await post();
   const started = performance.now();
-  const creates = 20_000;
+  const creates = 10_000;
   for (let i = 0; i < creates; i++) await post();
   const handlerCreates = creates / ((performance.now() - started) / 1000);
   return {
