@@ -1,6 +1,7 @@
 /** petstore-service: the Pet Store API as one runtime-neutral fetch handler. */
 export { createPetStore, type PetStore, type PetStoreContext } from './pet-store.ts';
 export type { PetStoreOptions } from './options.ts';
+export type { ListenOptions, ListeningPetStore } from './listening.ts';
 export { ApiError } from './errors.ts';
 export { memoryPetStorage, type MemoryPetStorageOptions } from './storage/memory.ts';
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/types.ts';

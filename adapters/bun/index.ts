@@ -1,5 +1,5 @@
 /** petstore-service/bun: the Pet Store on Bun.serve, passing each client's address on for rate limits. */
-import { createPetStore, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import { createPetStore, type ListeningPetStore, type ListenOptions } from '../../src/index.ts';
 
 export { createPetStore } from '../../src/index.ts';
 
@@ -19,22 +19,9 @@ declare const Bun: {
 };
 
 /** Options of {@link serve}: the store's options plus where to listen. */
-export interface BunServeOptions extends PetStoreOptions {
-  /** TCP port; `0` picks a free one. Default 8080. */
-  readonly port?: number;
+export interface BunServeOptions extends ListenOptions {
   /** Interface to bind. Default `127.0.0.1`. */
   readonly hostname?: string;
-  /** Serve this handler (a test store, one behind faults) instead of one made from the options. */
-  readonly handler?: PetStore;
-}
-
-/** A listening Pet Store on Bun. `await using` stops it. */
-export interface BunPetStoreServer extends AsyncDisposable {
-  /** Base URL of the API, e.g. `http://127.0.0.1:8080/v1`. */
-  readonly url: string;
-  readonly petstore: PetStore;
-  /** Stops accepting, lets in-flight requests finish, then resolves. */
-  close(): Promise<void>;
 }
 
 /**
@@ -44,7 +31,7 @@ export interface BunPetStoreServer extends AsyncDisposable {
  * import { serve } from 'petstore-service/bun';
  * const { url } = serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
  */
-export function serve(options: BunServeOptions = {}): BunPetStoreServer {
+export function serve(options: BunServeOptions = {}): ListeningPetStore {
   const { port = 8080, hostname = '127.0.0.1', handler, ...storeOptions } = options;
   const petstore = handler ?? createPetStore(storeOptions);
   const server = Bun.serve({

@@ -1,5 +1,5 @@
 /** petstore-service/deno: the Pet Store on Deno.serve, passing each client's address on for rate limits. */
-import { createPetStore, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import { createPetStore, type ListeningPetStore, type ListenOptions } from '../../src/index.ts';
 
 export { createPetStore } from '../../src/index.ts';
 
@@ -20,22 +20,9 @@ declare const Deno: {
 };
 
 /** Options of {@link serve}: the store's options plus where to listen. */
-export interface DenoServeOptions extends PetStoreOptions {
-  /** TCP port; `0` picks a free one. Default 8080. */
-  readonly port?: number;
+export interface DenoServeOptions extends ListenOptions {
   /** Interface to bind. Default `127.0.0.1`. */
   readonly hostname?: string;
-  /** Serve this handler (a test store, one behind faults) instead of one made from the options. */
-  readonly handler?: PetStore;
-}
-
-/** A listening Pet Store on Deno. `await using` shuts it down. */
-export interface DenoPetStoreServer extends AsyncDisposable {
-  /** Base URL of the API, e.g. `http://127.0.0.1:8080/v1`. */
-  readonly url: string;
-  readonly petstore: PetStore;
-  /** Stops accepting, finishes in-flight requests, then resolves. */
-  close(): Promise<void>;
 }
 
 /**
@@ -45,7 +32,7 @@ export interface DenoPetStoreServer extends AsyncDisposable {
  * import { serve } from 'petstore-service/deno';
  * const { url } = serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
  */
-export function serve(options: DenoServeOptions = {}): DenoPetStoreServer {
+export function serve(options: DenoServeOptions = {}): ListeningPetStore {
   const { port = 8080, hostname = '127.0.0.1', handler, ...storeOptions } = options;
   const petstore = handler ?? createPetStore(storeOptions);
   const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) =>

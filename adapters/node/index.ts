@@ -2,16 +2,14 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPetStore, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import { createPetStore, type ListeningPetStore, type ListenOptions } from '../../src/index.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { gracefulCloser } from './shutdown.ts';
 
 export { createPetStore } from '../../src/index.ts';
 
 /** Options of {@link serve}: the store's options plus where and how to listen. */
-export interface ServeOptions extends PetStoreOptions {
-  /** TCP port; `0` picks a free one. Default 8080. */
-  readonly port?: number;
+export interface ServeOptions extends ListenOptions {
   /** Interface to bind. Default `127.0.0.1`, so nothing is exposed by accident. */
   readonly host?: string;
   /** Close gracefully on SIGINT and SIGTERM, then let the process exit. Default `false`. */
@@ -24,20 +22,12 @@ export interface ServeOptions extends PetStoreOptions {
   readonly requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open. Default 5 s. */
   readonly keepAliveTimeoutMs?: number;
-  /** Serve this handler (a test store, one behind faults) instead of one made from the options. */
-  readonly handler?: PetStore;
 }
 
-/** A listening Pet Store. `await using` closes it. */
-export interface RunningPetStore extends AsyncDisposable {
-  /** Base URL of the API, base path included, e.g. `http://127.0.0.1:8080/v1`. */
-  readonly url: string;
+/** A Pet Store listening on node:http. `await using` closes it. */
+export interface RunningPetStore extends ListeningPetStore {
   /** The underlying server, for extra listeners or inspection. */
   readonly server: Server;
-  /** The fetch handler the server runs. */
-  readonly petstore: PetStore;
-  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
-  close(): Promise<void>;
 }
 
 /**

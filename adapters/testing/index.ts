@@ -1,17 +1,11 @@
 /** petstore-service/testing: the fake backend kit, and listen() on whichever runtime runs the tests. */
-import type { PetStore } from '../../src/index.ts';
+import type { ListeningPetStore, PetStore } from '../../src/index.ts';
 import { serve as serveOnBun } from '../bun/index.ts';
 import { serve as serveOnDeno } from '../deno/index.ts';
 import { serve as serveOnNode } from '../node/index.ts';
 
 export * from '../../src/testing/index.ts';
 
-/** A handler listening on a port. `await using` closes it. */
-export interface Listening extends AsyncDisposable {
-  /** Base URL, base path included, e.g. `http://127.0.0.1:41234/v1`. */
-  readonly url: string;
-  close(): Promise<void>;
-}
 
 /**
  * Serves `handler` on an ephemeral port of 127.0.0.1, with Deno.serve, Bun.serve or node:http,
@@ -22,7 +16,7 @@ export interface Listening extends AsyncDisposable {
  * await using server = await listen(createTestPetStore());
  * await fetch(`${server.url}/pets`);
  */
-export async function listen(handler: PetStore & { readonly basePath?: string }): Promise<Listening> {
+export async function listen(handler: PetStore & { readonly basePath?: string }): Promise<ListeningPetStore> {
   const options = { port: 0, handler, basePath: handler.basePath ?? '/v1' };
   if ('Deno' in globalThis) return serveOnDeno(options);
   if ('Bun' in globalThis) return serveOnBun(options);
