@@ -4,6 +4,7 @@ export type { PetStoreOptions } from './options.ts';
 export type { ListenOptions, ListeningPetStore } from './listening.ts';
 export { ApiError } from './errors.ts';
 export { memoryPetStorage, type MemoryPetStorageOptions } from './storage/memory.ts';
+export { allPets, seedPets } from './storage/bulk.ts';
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/types.ts';
 export {
   memoryRateLimitStore,

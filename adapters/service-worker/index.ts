@@ -1,6 +1,5 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
-import * as v from 'valibot';
-import { createPetStore, NewPetSchema, type Pet, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import { createPetStore, seedPets, type Pet, type PetStore, type PetStoreOptions } from '../../src/index.ts';
 import { idbPetStorage, type IdbPetStorage } from '../idb/index.ts';
 
 /** The parts of a fetch event and of the worker's global scope this adapter uses. */
@@ -63,11 +62,6 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
       await storage.clear();
       petstore = create();
     },
-    async seed(pets) {
-      const valid = pets.map((pet) => v.parse(NewPetSchema, pet));
-      const stored: Pet[] = [];
-      for (const pet of valid) stored.push(await storage.create(pet));
-      return stored;
-    },
+    seed: (pets) => seedPets(storage, pets, storeOptions.defaultStatus),
   };
 }

@@ -29,6 +29,8 @@ const BANNED_UNTIL = 1;
 const REFUSED_IN = 2;
 const REFUSED = 3;
 const WINDOWS = 4;
+/** Slots made for an entry first created by a refusal or a ban: the limiter's minute and day. */
+const USUAL_WINDOW_COUNT = 2;
 
 /**
  * A {@link RateLimitStore} in memory, on lru-cache. Each method runs without awaiting, so it is
@@ -76,14 +78,14 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
       return { admitted: true, used };
     },
     async reject(subject: string, window: QuotaWindow, now: number): Promise<number> {
-      const entry = entryOf(subject, now, 2);
+      const entry = entryOf(subject, now, USUAL_WINDOW_COUNT);
       entry[REFUSED] = entry[REFUSED_IN] === window.start ? entry[REFUSED]! + 1 : 1;
       entry[REFUSED_IN] = window.start;
       save(subject, entry, window.end, now);
       return entry[REFUSED];
     },
     async ban(subject: string, until: number, now: number): Promise<void> {
-      const entry = entryOf(subject, now, 2);
+      const entry = entryOf(subject, now, USUAL_WINDOW_COUNT);
       entry[BANNED_UNTIL] = until;
       save(subject, entry, until, now);
     },

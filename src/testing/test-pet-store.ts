@@ -1,11 +1,11 @@
 /** createTestPetStore: the Pet Store as a fake backend, with a manual clock, seeding, reset and a request log. */
 import { createServerAdapter } from '@whatwg-node/server';
-import * as v from 'valibot';
 import { createPetStore, type PetStore, type PetStoreContext } from '../pet-store.ts';
 import type { PetStoreOptions } from '../options.ts';
 import type { Plan } from '../plans.ts';
 import { memoryRateLimitStore } from '../rate-limit/memory-store.ts';
-import { NewPetSchema, type Pet } from '../schemas.ts';
+import type { Pet } from '../schemas.ts';
+import { allPets, seedPets } from '../storage/bulk.ts';
 import { memoryPetStorage } from '../storage/memory.ts';
 import type { PetStorage } from '../storage/types.ts';
 import { manualClock, type ManualClock } from './clock.ts';
@@ -124,24 +124,8 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
     requests,
     faults,
     basePath: storeOptions.basePath ?? '/v1',
-    async seed(pets: readonly unknown[]) {
-      const valid = pets.map((pet, index) => {
-        const result = v.safeParse(NewPetSchema, pet);
-        if (!result.success) throw new TypeError(`seed: pet ${index} is invalid: ${v.summarize(result.issues)}`);
-        const status = result.output.status ?? storeOptions.defaultStatus;
-        return status === undefined ? result.output : { ...result.output, status };
-      });
-      const stored: Pet[] = [];
-      for (const pet of valid) stored.push(await storage.create(pet));
-      return stored;
-    },
-    async pets() {
-      const all: Pet[] = [];
-      for (let page = await storage.list({ after: 0, limit: 1000 }); page.length > 0; page = await storage.list({ after: page.at(-1)!.id, limit: 1000 })) {
-        all.push(...page);
-      }
-      return all;
-    },
+    seed: (pets: readonly unknown[]) => seedPets(storage, pets, storeOptions.defaultStatus),
+    pets: () => allPets(storage),
     async reset() {
       build();
       requests.length = 0;
