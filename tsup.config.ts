@@ -30,7 +30,16 @@ const demoBundle: Options = {
   },
 };
 
-export default defineConfig([
+/** `npm start` needs only the command: one ESM bundle, no types, no demo (about a second). */
+const startOnly: Options = {
+  entry: { 'adapters/node/cli': 'adapters/node/cli.ts' },
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  silent: true,
+};
+
+export default defineConfig(process.env.npm_lifecycle_event === 'prestart' ? [startOnly] : [
   {
     entry: { ...entries, 'adapters/node/cli': 'adapters/node/cli.ts' },
     format: ['esm', 'cjs'],
