@@ -43,6 +43,15 @@ describe('createTestPetStore', () => {
     for (const key of Object.values(store.keys)) expect((await store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   });
 
+  it('keeps a runtime adapter\'s { clientAddress } as context, so anonymous callers are limited per address', async () => {
+    const store = createTestPetStore();
+    const anonymous = (clientAddress: string) =>
+      (store.fetch as (input: Request, context: { clientAddress: string }) => Promise<Response>)(new Request('http://api.test/v1/pets'), { clientAddress });
+    for (let i = 0; i < 60; i++) expect((await anonymous('10.0.0.1')).status).toBe(401);
+    expect((await anonymous('10.0.0.1')).status).toBe(429);
+    expect((await anonymous('10.0.0.2')).status).toBe(401);
+  });
+
   it('clears bans on reset()', async () => {
     const store = createTestPetStore();
     const free = () => store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${store.keys.free}` } });
