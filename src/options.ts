@@ -127,10 +127,14 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   };
 }
 
-function resolveApiKeys(apiKeys: PetStoreOptions['apiKeys'] = {}): ReadonlyMap<string, Plan> {
-  const entries = apiKeys instanceof Map ? [...apiKeys] : Object.entries(apiKeys);
+/** The `[key, plan]` pairs of the `apiKeys` option, whether it is a record or a Map. */
+export function apiKeyEntries(apiKeys: PetStoreOptions['apiKeys'] = {}): [string, Plan][] {
+  return apiKeys instanceof Map ? [...apiKeys] : Object.entries(apiKeys);
+}
+
+function resolveApiKeys(apiKeys: PetStoreOptions['apiKeys']): ReadonlyMap<string, Plan> {
   const keys = new Map<string, Plan>();
-  entries.forEach(([key, plan], index) => {
+  apiKeyEntries(apiKeys).forEach(([key, plan], index) => {
     // Keys are secrets: messages name the entry's position, never the key itself.
     if (typeof key !== 'string' || !API_KEY_PATTERN.test(key)) {
       throw new TypeError(`apiKeys entry ${index + 1}: a key must be a bearer token (letters, digits, -._~+/)`);

@@ -2,7 +2,7 @@
 import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
 import { ApiError, errorReply, render, type Reply } from './errors.ts';
 import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
-import { createAuthenticator, type Authentication } from './pipeline/auth.ts';
+import { createAuthenticator, type Caller } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
 import { allowedMethods, createRoutes, matchRoute, operationFor, type RouteMatch } from './pipeline/route.ts';
 import { PLAN_QUOTAS, planQuota } from './plans.ts';
@@ -36,10 +36,8 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   });
 
   /** Counts the request against its key, or against its client address when it has no valid key. */
-  async function rateLimit(request: Request, context: PetStoreContext, authentication: Authentication | undefined) {
-    if (authentication && 'caller' in authentication) {
-      return limit(authentication.caller.subject, planQuota(authentication.caller.plan));
-    }
+  async function rateLimit(request: Request, context: PetStoreContext, caller: Caller | undefined) {
+    if (caller) return limit(caller.subject, planQuota(caller.plan));
     return limit(`address:${config.clientAddress(request, context) ?? 'unknown'}`, PLAN_QUOTAS.free);
   }
 
@@ -56,7 +54,8 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   ): Promise<Reply> {
     // Before routing, so an anonymous caller cannot tell existing paths from others.
     const authentication = match?.route.public ? undefined : authenticate(request);
-    const quota = await rateLimit(request, context, authentication);
+    const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
+    const quota = await rateLimit(request, context, caller);
     Object.assign(headers, quota.headers);
     if (quota.refusal) throw quota.refusal;
     if (authentication && 'error' in authentication) throw authentication.error;
@@ -64,7 +63,6 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     if (!match) throw new ApiError(404, 'not_found', 'There is no such path in this API.');
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = operationFor(match.route, request.method);
-    const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
     return operation({ request, url, params: match.params, options: config, caller });
   }
 

@@ -37,12 +37,23 @@ export function quotaWindows(now: number, quota: CustomPlan): QuotaWindow[] {
  */
 export function createRateLimiter({ store, now: clock, banThreshold, banDurationMs }: RateLimiterSettings) {
   /** A ban is reported on the minute window, where it was earned: nothing remains until it ends. */
-  function banned(windows: QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
+  // A plan's policy never changes, so its RateLimit-Policy value is built once, not per request.
+  const policies = new WeakMap<CustomPlan, string>();
+  const policyOf = (quota: CustomPlan, windows: readonly QuotaWindow[]) => {
+    let policy = policies.get(quota);
+    if (policy === undefined) {
+      policy = windows.map((w) => `"${w.name}";q=${w.limit};w=${(w.end - w.start) / 1000}`).join(', ');
+      policies.set(quota, policy);
+    }
+    return policy;
+  };
+
+  function banned(quota: CustomPlan, windows: QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
     const states = windowStates(windows, used);
     states[0] = { ...states[0]!, remaining: 0, reset: Math.max(states[0]!.reset, until) };
     const retryAfter = secondsUntil(until, now);
     return {
-      headers: { ...quotaHeaders(states, now), 'Retry-After': retryAfter },
+      headers: { ...quotaHeaders(states, now, policyOf(quota, windows)), 'Retry-After': retryAfter },
       refusal: new ApiError(429, 'key_banned', `Too many requests after being limited; banned for ${retryAfter} more seconds.`),
     };
   }
@@ -51,15 +62,15 @@ export function createRateLimiter({ store, now: clock, banThreshold, banDuration
     const now = clock();
     const windows = quotaWindows(now, quota);
     const { admitted, used, bannedUntil } = await store.take(subject, windows, now);
-    if (bannedUntil !== undefined && bannedUntil > now) return banned(windows, used, bannedUntil, now);
-    const headers = quotaHeaders(windowStates(windows, used), now);
+    if (bannedUntil !== undefined && bannedUntil > now) return banned(quota, windows, used, bannedUntil, now);
+    const headers = quotaHeaders(windowStates(windows, used), now, policyOf(quota, windows));
     if (admitted) return { headers };
 
     const refusals = await store.reject(subject, windows[0]!, now);
     if (refusals > banThreshold) {
       const until = now + banDurationMs;
       await store.ban(subject, until, now);
-      return banned(windows, used, until, now);
+      return banned(quota, windows, used, until, now);
     }
     // Wait for every full window: retrying earlier would be refused again.
     const resetsAt = Math.max(...windows.filter((w, i) => used[i]! >= w.limit).map((w) => w.end));
@@ -80,7 +91,6 @@ function secondsUntil(time: number, now: number): string {
 interface WindowState {
   readonly name: string;
   readonly limit: number;
-  readonly seconds: number;
   readonly remaining: number;
   readonly reset: number;
 }
@@ -89,7 +99,6 @@ function windowStates(windows: readonly QuotaWindow[], used: readonly number[]):
   return windows.map((w, i) => ({
     name: w.name,
     limit: w.limit,
-    seconds: (w.end - w.start) / 1000,
     remaining: Math.max(0, w.limit - used[i]!),
     reset: w.end,
   }));
@@ -99,7 +108,7 @@ function windowStates(windows: readonly QuotaWindow[], used: readonly number[]):
  * `X-RateLimit-*` for the window that binds first (fewest remaining; on a tie, the later reset),
  * and the draft-ietf-httpapi-ratelimit-headers-11 fields listing every window, binding first.
  */
-function quotaHeaders(states: readonly WindowState[], now: number): Record<string, string> {
+function quotaHeaders(states: readonly WindowState[], now: number, policy: string): Record<string, string> {
   const ordered = [...states].sort((a, b) => a.remaining - b.remaining || b.reset - a.reset);
   const binding = ordered[0]!;
   const seconds = (time: number) => Math.max(0, Math.ceil((time - now) / 1000));
@@ -107,7 +116,7 @@ function quotaHeaders(states: readonly WindowState[], now: number): Record<strin
     'X-RateLimit-Limit': String(binding.limit),
     'X-RateLimit-Remaining': String(binding.remaining),
     'X-RateLimit-Reset': String(Math.ceil(binding.reset / 1000)),
-    'RateLimit-Policy': states.map((s) => `"${s.name}";q=${s.limit};w=${s.seconds}`).join(', '),
+    'RateLimit-Policy': policy,
     RateLimit: ordered.map((s) => `"${s.name}";r=${s.remaining};t=${seconds(s.reset)}`).join(', '),
   };
 }

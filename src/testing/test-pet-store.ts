@@ -1,8 +1,7 @@
 /** createTestPetStore: the Pet Store as a fake backend, with a manual clock, seeding, reset and a request log. */
 import { createServerAdapter } from '@whatwg-node/server';
 import { createPetStore, type PetStore, type PetStoreContext } from '../pet-store.ts';
-import type { PetStoreOptions } from '../options.ts';
-import type { Plan } from '../plans.ts';
+import { apiKeyEntries, type PetStoreOptions } from '../options.ts';
 import { memoryRateLimitStore } from '../rate-limit/memory-store.ts';
 import type { Pet } from '../schemas.ts';
 import { allPets, seedPets } from '../storage/bulk.ts';
@@ -89,7 +88,7 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
     storage = memoryPetStorage();
     inner = createPetStore({
       ...storeOptions,
-      apiKeys: new Map([...Object.entries(TEST_PLANS), ...entriesOf(storeOptions.apiKeys)]),
+      apiKeys: new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]),
       storage,
       rateLimitStore: memoryRateLimitStore(),
       now: clock.now,
@@ -153,8 +152,4 @@ function redacted(headers: Headers): Record<string, string> {
     record.authorization = scheme ? `${scheme} [redacted]` : '[redacted]';
   }
   return record;
-}
-
-function entriesOf(apiKeys: PetStoreOptions['apiKeys']): [string, Plan][] {
-  return apiKeys instanceof Map ? [...apiKeys] : Object.entries(apiKeys ?? {});
 }
