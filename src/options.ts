@@ -47,6 +47,19 @@ export interface PetStoreOptions {
    */
   readonly clientAddress?: (request: Request, context: PetStoreContext) => string | undefined;
   /**
+   * Prefix length that groups IPv6 callers without a valid key into one rate-limit subject:
+   * one home or server usually owns a whole /56 (or /64), so limiting per /128 would let one
+   * of them take 2^72 separate budgets. IPv4 callers are limited per address, and an
+   * IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) counts as its IPv4 address. Default 56.
+   */
+  readonly ipv6Subnet?: number;
+  /**
+   * The address clients use for the base path, e.g. `https://api.example.com/v1`: URLs the API
+   * writes (`Link`, `Location`, the OpenAPI `servers`) start with it. Default: none, and those
+   * URLs are relative (`/v1/pets?cursor=…`). They are never built from the request's `Host`.
+   */
+  readonly publicUrl?: string;
+  /**
    * Sees every unexpected error (a storage failure, a bug) before the client gets a generic 500.
    * Default: `console.error`. Requests and keys are never passed to it.
    */
@@ -69,6 +82,8 @@ export interface ResolvedOptions {
   readonly banThreshold: number;
   readonly banDurationMs: number;
   readonly clientAddress: (request: Request, context: PetStoreContext) => string | undefined;
+  readonly ipv6Subnet: number;
+  readonly publicUrl: string | undefined;
 }
 
 const DEFAULT_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
@@ -104,6 +119,11 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   if (!Number.isSafeInteger(banDurationMs) || banDurationMs < 1) {
     throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
   }
+  const { ipv6Subnet = 56 } = options;
+  if (!Number.isSafeInteger(ipv6Subnet) || ipv6Subnet < 1 || ipv6Subnet > 128) {
+    throw new TypeError('ipv6Subnet must be an integer prefix length from 1 to 128');
+  }
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   for (const name of ['now', 'onError', 'clientAddress'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${name} must be a function`);
@@ -124,6 +144,8 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     banThreshold,
     banDurationMs,
     clientAddress: options.clientAddress ?? adapterClientAddress,
+    ipv6Subnet,
+    publicUrl,
   };
 }
 
@@ -143,6 +165,20 @@ function resolveApiKeys(apiKeys: PetStoreOptions['apiKeys']): ReadonlyMap<string
     keys.set(key, plan);
   });
   return keys;
+}
+
+/** `publicUrl` without its trailing slash; a TypeError unless it is an absolute http(s) URL without query or fragment. */
+function checkPublicUrl(publicUrl: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof publicUrl === 'string' ? new URL(publicUrl) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new TypeError('publicUrl must be an absolute http(s) URL without query or fragment, like "https://api.example.com/v1"');
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 function isOrigin(origin: unknown): boolean {

@@ -78,6 +78,7 @@ export const ERROR_CODES = [
   'service_unavailable',
   'request_timeout',
   'headers_too_large',
+  'expectation_failed',
   'internal_error',
 ] as const;
 /** A machine-readable error code. */
