@@ -146,7 +146,7 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
         '`status` equals the HTTP status. A known path called with another method answers 405 ' +
         '`method_not_allowed` with `Allow`.',
     },
-    servers: [{ url: options.basePath || '/' }],
+    servers: [{ url: options.publicUrl ?? (options.basePath || '/') }],
     security: [{ bearerAuth: [] }],
     paths: {
       '/pets': {
@@ -209,7 +209,7 @@ export function buildOpenApiDocument(options: ResolvedOptions): Json {
       ),
       headers: {
         NextLink: {
-          ...header('RFC 8288 link to the next page, sent while more pets match.', pattern('^<https?://[^>]+[?&]cursor=[A-Za-z0-9_-]+[^>]*>; rel="next"$')),
+          ...header('RFC 8288 link to the next page, sent while more pets match.', pattern('^<(https?://[^/>]+)?/[^>]*[?&]cursor=[A-Za-z0-9_-]+[^>]*>; rel="next"$')),
           required: false,
         },
         SuccessorLink: header('RFC 8288 link to the replacement.', pattern('^<[^>]+/pets>; rel="successor-version"$')),

@@ -6,12 +6,7 @@ import { memoryRateLimitStore } from './rate-limit/memory-store.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 import { memoryPetStorage } from './storage/memory.ts';
 import type { PetStorage } from './storage/types.ts';
-
-/** Per-request values a runtime adapter may pass to the handler as its server context. */
-export interface PetStoreContext {
-  /** The client's network address, for limiting callers without a valid key. */
-  readonly clientAddress?: string;
-}
+import { adapterClientAddress, type PetStoreContext } from './pipeline/edge.ts';
 
 /** Options of {@link createPetStore}. Every one is optional. */
 export interface PetStoreOptions {
@@ -188,10 +183,4 @@ function isOrigin(origin: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-/** The address the runtime adapter passed, or the peer of a node:http socket (`http.createServer(petstore)`). */
-function adapterClientAddress(_request: Request, context: PetStoreContext): string | undefined {
-  const nodeRequest = (context as { req?: { socket?: { remoteAddress?: string } } }).req;
-  return context.clientAddress ?? nodeRequest?.socket?.remoteAddress;
 }

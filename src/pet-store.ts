@@ -1,14 +1,18 @@
 /** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
 import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
 import { ApiError, errorReply, render, type Reply } from './errors.ts';
-import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
+import { resolveOptions, type PetStoreOptions } from './options.ts';
 import { createAuthenticator, type Caller } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
-import { allowedMethods, createRoutes, matchRoute, operationFor, type RouteMatch } from './pipeline/route.ts';
+import { requestTarget, type PetStoreContext } from './pipeline/edge.ts';
+import { allowedMethods, createRoutes, matchRoute, operationFor } from './pipeline/route.ts';
 import { PLAN_QUOTAS, planQuota } from './plans.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 
-export type { PetStoreContext } from './options.ts';
+export type { PetStoreContext } from './pipeline/edge.ts';
+
+/** What `OPTIONS *` answers: every method the server serves somewhere. */
+const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /**
  * The Pet Store as one fetch handler: call `petstore.fetch(request)`, or hand it to
@@ -26,6 +30,8 @@ export type PetStore = ServerAdapter<PetStoreContext, ServerAdapterBaseObject<Pe
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
+  // Where the URLs we write start: never the request's Host, which the client chose.
+  const base = config.publicUrl ?? config.basePath;
   const routes = createRoutes(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter({
@@ -42,16 +48,18 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   }
 
   /**
-   * The reply of an operation, or a thrown ApiError. Headers every response must carry,
-   * errors included, go into `headers`.
+   * The reply to one request, or a thrown ApiError. Headers every response must carry, errors
+   * included, go into `headers`.
    */
-  async function answer(
-    request: Request,
-    context: PetStoreContext,
-    url: URL,
-    match: RouteMatch | undefined,
-    headers: Record<string, string>,
-  ): Promise<Reply> {
+  async function answer(request: Request, context: PetStoreContext, headers: Record<string, string>): Promise<Reply> {
+    const target = requestTarget(request, context);
+    if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
+    const path = pathUnderBase(target.pathname, config.basePath);
+    if (path === undefined) throw new ApiError(404, 'not_found', `This API is served under ${config.basePath}/.`);
+    // Preflights are neither authenticated nor counted: browsers send them on their own.
+    if (isPreflight(request)) return { status: 204 };
+    const match = matchRoute(routes, path);
+    if (match?.route.headers) Object.assign(headers, match.route.headers(base));
     // Before routing, so an anonymous caller cannot tell existing paths from others.
     const authentication = match?.route.public ? undefined : authenticate(request);
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
@@ -63,23 +71,12 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     if (!match) throw new ApiError(404, 'not_found', 'There is no such path in this API.');
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = operationFor(match.route, request.method);
-    return operation({ request, url, params: match.params, options: config, caller });
+    return operation({ request, query: target.searchParams, base, params: match.params, options: config, caller });
   }
 
   async function handle(request: Request, context: PetStoreContext): Promise<Response> {
-    const url = new URL(request.url);
-    const path = pathUnderBase(url.pathname, config.basePath);
-    const match = path === undefined ? undefined : matchRoute(routes, path);
-    const headers: Record<string, string> = { ...match?.route.headers, ...corsHeaders(request, config.cors) };
-    let reply: Reply;
-    // Preflights are neither authenticated nor counted: browsers send them on their own.
-    if (isPreflight(request)) {
-      reply = { status: 204 };
-    } else if (path === undefined) {
-      reply = errorReply(new ApiError(404, 'not_found', `This API is served under ${config.basePath}/.`), config.onError);
-    } else {
-      reply = await answer(request, context, url, match, headers).catch((error: unknown) => errorReply(error, config.onError));
-    }
+    const headers = corsHeaders(request, config.cors);
+    const reply = await answer(request, context, headers).catch((error: unknown) => errorReply(error, config.onError));
     return render(reply, headers, request.method === 'HEAD');
   }
 

@@ -1,6 +1,9 @@
 /** Reads a JSON request body: media type checked, bytes capped while streaming, keys screened. */
 import { ApiError } from '../errors.ts';
 
+/** Deepest nesting of arrays and objects a body may have; a pet needs 1, and deeper input only costs stack. */
+export const MAX_JSON_DEPTH = 32;
+
 /** Keys that could reach a prototype when a body is later spread or merged by someone's code. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -19,6 +22,9 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   }
   const text = decodeUtf8(await readBytes(request, maxBytes));
   if (text.trim() === '') throw invalidBody('The request body is empty; send a JSON object.');
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw invalidBody(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
   const forbidden: string[] = [];
   let value: unknown;
   try {
@@ -36,6 +42,23 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
     throw invalidBody('The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
+}
+
+/** The deepest nesting of `[` and `{` outside strings: one linear pass, before JSON.parse recurses into it. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 /** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows, RFC 8259). */

@@ -6,7 +6,7 @@ import { parseInput } from '../validation.ts';
 import type { OperationContext } from './types.ts';
 
 /** Creates a pet; answers 201 with the stored pet and its `Location`. */
-export async function createPet({ request, url, options, caller }: OperationContext): Promise<Reply> {
+export async function createPet({ request, base, options, caller }: OperationContext): Promise<Reply> {
   const headers = parseInput(CreateHeadersSchema, { 'Idempotency-Key': request.headers.get('idempotency-key') ?? undefined }, 'header');
   const body = await readJsonObject(request, options.maxBodyBytes);
   const parsed = parseInput(NewPetSchema, body, 'body');
@@ -15,7 +15,7 @@ export async function createPet({ request, url, options, caller }: OperationCont
   const key = headers['Idempotency-Key'];
   if (key === undefined) {
     const pet = await options.storage.create(newPet);
-    return { status: 201, body: pet, headers: { Location: `${url.pathname}/${pet.id}` } };
+    return { status: 201, body: pet, headers: { Location: `${base}/pets/${pet.id}` } };
   }
 
   const now = options.now();
@@ -26,7 +26,7 @@ export async function createPet({ request, url, options, caller }: OperationCont
   if (record.fingerprint !== fingerprint) {
     throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different body in the last 24 hours.');
   }
-  const responseHeaders: Record<string, string> = { Location: `${url.pathname}/${record.pet.id}` };
+  const responseHeaders: Record<string, string> = { Location: `${base}/pets/${record.pet.id}` };
   if (!created) responseHeaders['Idempotent-Replayed'] = 'true';
   return { status: 201, body: record.pet, headers: responseHeaders };
 }

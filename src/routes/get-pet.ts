@@ -21,10 +21,8 @@ export async function getPet({ params, options }: OperationContext): Promise<Rep
 }
 
 /** RFC 9745 `Deprecation`, RFC 8594 `Sunset` and the successor link, on every response of the route. */
-export function deprecationHeaders(options: ResolvedOptions): Record<string, string> {
-  return {
-    Deprecation: `@${Math.floor(options.getPetDeprecatedAt.getTime() / 1000)}`,
-    Sunset: options.getPetSunsetAt.toUTCString(),
-    Link: `<${options.basePath}/pets>; rel="successor-version"`,
-  };
+export function deprecationHeaders(options: ResolvedOptions): (base: string) => Record<string, string> {
+  const deprecation = `@${Math.floor(options.getPetDeprecatedAt.getTime() / 1000)}`;
+  const sunset = options.getPetSunsetAt.toUTCString();
+  return (base) => ({ Deprecation: deprecation, Sunset: sunset, Link: `<${base}/pets>; rel="successor-version"` });
 }

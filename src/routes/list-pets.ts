@@ -1,20 +1,21 @@
 /** GET /pets: one page of pets in id order, with an RFC 8288 `Link: rel="next"` while more match. */
-import type { Reply } from '../errors.ts';
-import { decodeCursor, DEFAULT_LIMIT, encodeCursor, ListQuerySchema, type Pet } from '../schemas.ts';
+import { ApiError, type Reply } from '../errors.ts';
+import { decodeCursor, DEFAULT_LIMIT, encodeCursor, ListQuerySchema, type ListQuery, type Pet, type PetStatus } from '../schemas.ts';
+import type { PetStorage } from '../storage/types.ts';
 import { parseInput } from '../validation.ts';
 import type { OperationContext } from './types.ts';
 
 /** Lists pets, filtered by `status`, `limit` per page, continuing after `cursor`. */
-export async function listPets({ url, options }: OperationContext): Promise<Reply> {
-  const query = parseInput(ListQuerySchema, queryObject(url.searchParams), 'query');
+export async function listPets({ query: params, base, options }: OperationContext): Promise<Reply> {
+  const query = parseInput(ListQuerySchema, queryObject(params), 'query');
   const limit = query.limit ?? DEFAULT_LIMIT;
-  const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor)!;
+  const after = query.cursor === undefined ? 0 : await cursorPosition(query.cursor, query.status, options.storage);
   // One extra pet tells whether a next page exists without a count query.
   const pets = await options.storage.list({ status: query.status, after, limit: limit + 1 });
   const page = pets.slice(0, limit);
   const json = petsJson(page);
   if (pets.length <= limit) return { status: 200, json };
-  return { status: 200, json, headers: { Link: `<${nextPageUrl(url, page.at(-1)!.id)}>; rel="next"` } };
+  return { status: 200, json, headers: { Link: `<${nextPageUrl(base, query, page.at(-1)!.id)}>; rel="next"` } };
 }
 
 // Stored pets never change (the memory store freezes them), so each is serialized once. A store
@@ -43,8 +44,23 @@ function queryObject(params: URLSearchParams): Record<string, string | string[]>
   return query;
 }
 
-function nextPageUrl(url: URL, lastId: number): string {
-  const next = new URL(url);
-  next.searchParams.set('cursor', encodeCursor(lastId));
-  return next.href;
+/**
+ * The id a cursor continues after. A cursor names the last pet of the page it came from, so one
+ * naming no pet, or a pet the `status` filter excludes, was forged or belongs to another list: 400.
+ */
+async function cursorPosition(cursor: string, status: PetStatus | undefined, storage: PetStorage): Promise<number> {
+  const id = decodeCursor(cursor)!;
+  const pet = await storage.get(id);
+  if (pet && (status === undefined || pet.status === status)) return id;
+  const message = 'is not a cursor from a Link header of this list';
+  throw new ApiError(400, 'invalid_request', `Invalid query: cursor ${message}.`, [{ field: 'cursor', message }]);
+}
+
+/** The next page's URL: our own parameters only, so nothing else a client put in the query is echoed. */
+function nextPageUrl(base: string, query: ListQuery, lastId: number): string {
+  const next = new URLSearchParams();
+  if (query.limit !== undefined) next.set('limit', String(query.limit));
+  if (query.status !== undefined) next.set('status', query.status);
+  next.set('cursor', encodeCursor(lastId));
+  return `${base}/pets?${next}`;
 }

@@ -6,7 +6,10 @@ import type { Caller } from '../pipeline/auth.ts';
 /** Everything an operation may use to answer one request. */
 export interface OperationContext {
   readonly request: Request;
-  readonly url: URL;
+  /** The query of the request target. */
+  readonly query: URLSearchParams;
+  /** Where URLs this API writes start: `publicUrl`, or the base path (a relative URL). */
+  readonly base: string;
   /** Path parameters by name, still raw strings. */
   readonly params: Readonly<Record<string, string>>;
   readonly options: ResolvedOptions;
@@ -25,6 +28,6 @@ export interface Route {
   readonly methods: Readonly<Partial<Record<'GET' | 'POST', Operation>>>;
   /** Served without an API key (the OpenAPI document). */
   readonly public?: boolean;
-  /** Headers every response on this path carries, errors included (deprecation notices). */
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Headers every response on this path carries, errors included (deprecation notices), given the {@link OperationContext.base}. */
+  readonly headers?: (base: string) => Readonly<Record<string, string>>;
 }

@@ -33,11 +33,12 @@ function fuzzTarget(storage: PetStorage) {
     const body = await response.text();
     const { pathname, search } = new URL(request.url);
     const where = `${request.method} ${pathname}${search} → ${response.status}`;
-    if (request.method === 'OPTIONS' && request.headers.has('origin') && spec.preflight) {
+    const underBase = pathname === '/v1' || pathname.startsWith('/v1/');
+    if (request.method === 'OPTIONS' && request.headers.has('origin') && spec.preflight && underBase) {
       return { problems: response.status === 204 && body === '' ? [] : [`${where}: bad preflight answer`] };
     }
     if (response.status === 201) created.push(JSON.parse(body).id);
-    if (pathname !== '/v1' && !pathname.startsWith('/v1/')) {
+    if (!underBase) {
       const ok = response.status === 404 && (request.method === 'HEAD' || JSON.parse(body).code === 'not_found');
       return { problems: ok ? [] : [`${where}: outside the base path`], status: response.status };
     }

@@ -22,6 +22,15 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-max-age')).toBe('600');
   });
 
+  it('answers a preflight outside the base path with the 404 every request there gets', async () => {
+    for (const cors of [undefined, '*'] as const) {
+      const server = await startServer({ cors });
+      const origin = new URL(server.url).origin;
+      await expectError(await fetch(`${origin}/elsewhere`, preflight), 404, 'not_found');
+      await expectError(await fetch(`${origin}/`, preflight), 404, 'not_found');
+    }
+  });
+
   it('lets a script read the rate-limit, Link and deprecation headers of a response', async () => {
     const server = await startServer({ cors: ['https://app.example'] });
     const response = await server.api('/pets', { headers: { origin: 'https://app.example' } });

@@ -113,6 +113,16 @@ describe('POST /v1/pets', () => {
     },
   );
 
+  it('accepts unknown fields nested 32 levels deep and rejects 33 with a 400 naming the limit', async () => {
+    const server = await startServer();
+    const nestedIn = (levels: number) => `{"name":"Rex","categoryId":1,"x":${'['.repeat(levels - 1)}"[{"${']'.repeat(levels - 1)}}`;
+    expect((await postPet(server, nestedIn(32))).status).toBe(201);
+    const body = await expectError(await postPet(server, nestedIn(33)), 400, 'invalid_request');
+    expect(body.message).toBe('The request body nests arrays or objects deeper than 32 levels.');
+    const deep = await expectError(await postPet(server, '['.repeat(60_000)), 400, 'invalid_request');
+    expect(deep.message).toContain('deeper than 32 levels');
+  });
+
   it('rejects bytes that are not UTF-8 with 400 invalid_request', async () => {
     const server = await startServer();
     const bytes = new Uint8Array([...new TextEncoder().encode('{"name":"'), 0xff, 0xfe, ...new TextEncoder().encode('","categoryId":1}')]);

@@ -15,6 +15,11 @@ describe('createPetStore options', () => {
     ['an unknown plan', { apiKeys: { k: 'gold' as never } }, /apiKeys entry 1: the plan/],
     ['an enterprise plan with zero quota', { apiKeys: { k: { perMinute: 0, perDay: 5 } } }, /apiKeys entry 1/],
     ['a key with a space', { apiKeys: { 'my key': 'free' } }, /apiKeys entry 1/],
+    ['an ipv6Subnet of 0', { ipv6Subnet: 0 }, /ipv6Subnet/],
+    ['an ipv6Subnet over 128', { ipv6Subnet: 129 }, /ipv6Subnet/],
+    ['a relative publicUrl', { publicUrl: '/v1' }, /publicUrl/],
+    ['a publicUrl with a query', { publicUrl: 'https://api.example.com/v1?x=1' }, /publicUrl/],
+    ['a publicUrl that is not http(s)', { publicUrl: 'ftp://api.example.com/v1' }, /publicUrl/],
   ])('throws a TypeError at creation for %s', (_, options, message) => {
     expect(() => createPetStore(options)).toThrow(TypeError);
     expect(() => createPetStore(options)).toThrow(message);

@@ -1,0 +1,130 @@
+/** The edge: what arrived (request target, Host, header lines, peer) becomes the path and query the API routes on, or a 400. */
+import { ApiError } from '../errors.ts';
+
+/** Per-request values a runtime adapter may pass to the handler as its server context. */
+export interface PetStoreContext {
+  /** The client's network address, for limiting callers without a valid key. */
+  readonly clientAddress?: string;
+}
+
+/** The part of a request the API routes on: never the Host, which only a client chose. */
+export interface Target {
+  /** The path, dot segments resolved and percent-encoding kept, as the WHATWG URL parser leaves it. */
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+}
+
+/** What the edge reads of a node:http request when the handler runs under one (`http.createServer(petstore)`). */
+interface NodeRequestLike {
+  readonly url?: string;
+  readonly httpVersion?: string;
+  readonly rawHeaders?: readonly string[];
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly socket?: { readonly remoteAddress?: string; readonly server?: { readonly maxHeadersCount?: number | null } };
+}
+
+/** Fields that must appear at most once (RFC 9110 §5.3): a second line could smuggle another value past us. */
+const SINGLETON_FIELDS: Readonly<Record<string, string>> = { host: 'Host', authorization: 'Authorization', 'content-type': 'Content-Type' };
+/** Node keeps this many raw header entries (name and value each count) unless the server says otherwise. */
+const NODE_DEFAULT_HEADER_ENTRIES = 2000;
+/** `host [":" port]` (RFC 9110 §7.2): a reg-name or IPv4 address, or a bracketed IPv6 literal. May be empty. */
+const HOST_PATTERN = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~]*)(?::[0-9]{0,5})?$/;
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** Origin of the URLs the edge parses targets with; never part of anything sent to a client. */
+const PARSE_ORIGIN = 'http://petstore.invalid';
+
+/** The node:http request behind this call, if the handler runs under node:http (directly or in a framework). */
+function nodeRequestOf(context: PetStoreContext): NodeRequestLike | undefined {
+  const req = (context as { req?: NodeRequestLike }).req;
+  return typeof req?.url === 'string' && Array.isArray(req.rawHeaders) ? req : undefined;
+}
+
+/**
+ * The target of `request`, or a 400/431 {@link ApiError}: a malformed or repeated Host, a repeated
+ * singleton field, a target that is not origin-form or absolute-form, or header lines Node dropped.
+ * Under node:http the raw target and header lines are read, since the URL @whatwg-node builds
+ * from them pastes the Host in front of the path. `OPTIONS *` yields `'*'` (asterisk-form).
+ */
+export function requestTarget(request: Request, context: PetStoreContext): Target | '*' {
+  const node = nodeRequestOf(context);
+  if (node) {
+    assertHeadersKept(node);
+    for (const field in SINGLETON_FIELDS) assertOnce(field, countLines(node.rawHeaders!, field));
+    return targetOf(request.method, node.url!, node.headers?.host as string | undefined, node.httpVersion === '1.1');
+  }
+  // Elsewhere the runtime joined repeated lines with ", ": no valid Host, and no single bearer
+  // credential, contains one, so a repeated Host fails below and a repeated Authorization is a 401.
+  // A service worker's requests carry no Host at all; the runtime has already vouched for the URL then.
+  const host = request.headers.get('host') ?? undefined;
+  return targetOf(request.method, request.url, host, false);
+}
+
+function targetOf(method: string, target: string, host: string | undefined, hostRequired: boolean): Target | '*' {
+  // RFC 9112 §3.2: a missing (in HTTP/1.1) or invalid Host is a 400, whatever the target's form.
+  if (host === undefined ? hostRequired : !HOST_PATTERN.test(host) || !isPort(host)) {
+    throw badRequest(host === undefined ? 'HTTP/1.1 requests must carry a Host header.' : 'The Host header is not a valid host[:port].');
+  }
+  if (target === '*') {
+    if (method === 'OPTIONS') return '*';
+    throw badRequest('The request target "*" is only for OPTIONS.');
+  }
+  let url: URL;
+  if (ABSOLUTE_FORM.test(target)) {
+    // RFC 9112 §3.2.2: the authority in an absolute-form target wins over any Host field.
+    url = parse(target);
+    if (!/^https?:$/.test(url.protocol) || url.host === '') throw badRequest('The request target must be an http(s) URL or a path.');
+  } else if (target.startsWith('/')) {
+    // Prefixed with our own origin, so a target such as "//evil.example/v1" stays a path.
+    url = parse(`${PARSE_ORIGIN}${target}`);
+  } else {
+    throw badRequest('The request target must be a path such as /v1/pets.');
+  }
+  return { pathname: url.pathname, searchParams: url.searchParams };
+}
+
+function parse(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw badRequest('The request target is not a valid URL.');
+  }
+}
+
+/** True unless the Host carries a port above 65535. */
+function isPort(host: string): boolean {
+  const port = /:([0-9]*)$/.exec(host)?.[1];
+  return !port || Number(port) <= 65535;
+}
+
+function countLines(rawHeaders: readonly string[], field: string): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === field) count++;
+  return count;
+}
+
+function assertOnce(field: string, count: number): void {
+  if (count > 1) throw badRequest(`Send the ${SINGLETON_FIELDS[field]} header once.`);
+}
+
+/**
+ * Node drops header lines past its cap without a word, and the dropped one might be
+ * `Authorization`: a request at the cap is refused rather than judged on what is left.
+ */
+function assertHeadersKept(node: NodeRequestLike): void {
+  const count = node.socket?.server?.maxHeadersCount;
+  const cap = typeof count === 'number' ? count * 2 : NODE_DEFAULT_HEADER_ENTRIES;
+  if (cap > 0 && node.rawHeaders!.length >= cap) {
+    throw new ApiError(431, 'headers_too_large', `The request has too many header lines; send fewer than ${cap / 2}.`, undefined, {
+      Connection: 'close',
+    });
+  }
+}
+
+function badRequest(message: string): ApiError {
+  return new ApiError(400, 'invalid_request', message, undefined, { Connection: 'close' });
+}
+
+/** The peer address the runtime adapter passed, or the socket peer of a node:http request. */
+export function adapterClientAddress(_request: Request, context: PetStoreContext): string | undefined {
+  return context.clientAddress ?? (context as { req?: NodeRequestLike }).req?.socket?.remoteAddress;
+}
