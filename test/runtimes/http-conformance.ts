@@ -56,7 +56,9 @@ export function describeHttpConformance(runtime: string, start: () => Promise<Ru
       while (next) {
         const response: Response = await fetch(next, { headers: auth });
         ids.push(...(await response.json()).map((p: { id: number }) => p.id));
-        next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+        const link = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+        // Links are relative to the host: resolved against the URL the client asked, as a browser does.
+        next = link && new URL(link, next).href;
       }
       expect(ids.length).toBeGreaterThanOrEqual(5);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
