@@ -6,7 +6,12 @@ import { memoryRateLimitStore } from './rate-limit/memory-store.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 import { memoryPetStorage } from './storage/memory.ts';
 import type { PetStorage } from './storage/types.ts';
-import { adapterClientAddress, type PetStoreContext } from './pipeline/edge.ts';
+
+/** Per-request values a runtime adapter may pass to the handler as its server context. */
+export interface PetStoreContext {
+  /** The client's network address, for limiting callers without a valid key. */
+  readonly clientAddress?: string;
+}
 
 /** Options of {@link createPetStore}. Every one is optional. */
 export interface PetStoreOptions {
@@ -76,7 +81,7 @@ export interface ResolvedOptions {
   readonly rateLimitStore: RateLimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
-  readonly clientAddress: (request: Request, context: PetStoreContext) => string | undefined;
+  readonly clientAddress: ((request: Request, context: PetStoreContext) => string | undefined) | undefined;
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
 }
@@ -138,7 +143,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     rateLimitStore: options.rateLimitStore ?? memoryRateLimitStore(),
     banThreshold,
     banDurationMs,
-    clientAddress: options.clientAddress ?? adapterClientAddress,
+    clientAddress: options.clientAddress,
     ipv6Subnet,
     publicUrl,
   };

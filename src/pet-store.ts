@@ -1,15 +1,15 @@
 /** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
 import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
 import { ApiError, errorReply, render, type Reply } from './errors.ts';
-import { resolveOptions, type PetStoreOptions } from './options.ts';
+import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
 import { createAuthenticator, type Caller } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
-import { requestTarget, type PetStoreContext } from './pipeline/edge.ts';
+import { callerAddress, requestTarget } from './pipeline/edge.ts';
 import { allowedMethods, createRoutes, matchRoute, operationFor } from './pipeline/route.ts';
 import { PLAN_QUOTAS, planQuota } from './plans.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 
-export type { PetStoreContext } from './pipeline/edge.ts';
+export type { PetStoreContext } from './options.ts';
 
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
 const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
@@ -44,7 +44,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   /** Counts the request against its key, or against its client address when it has no valid key. */
   async function rateLimit(request: Request, context: PetStoreContext, caller: Caller | undefined) {
     if (caller) return limit(caller.subject, planQuota(caller.plan));
-    return limit(`address:${config.clientAddress(request, context) ?? 'unknown'}`, PLAN_QUOTAS.free);
+    return limit(`address:${callerAddress(request, context, config) ?? 'unknown'}`, PLAN_QUOTAS.free);
   }
 
   /**

@@ -1,11 +1,6 @@
 /** The edge: what arrived (request target, Host, header lines, peer) becomes the path and query the API routes on, or a 400. */
 import { ApiError } from '../errors.ts';
-
-/** Per-request values a runtime adapter may pass to the handler as its server context. */
-export interface PetStoreContext {
-  /** The client's network address, for limiting callers without a valid key. */
-  readonly clientAddress?: string;
-}
+import type { PetStoreContext, ResolvedOptions } from '../options.ts';
 
 /** The part of a request the API routes on: never the Host, which only a client chose. */
 export interface Target {
@@ -124,7 +119,11 @@ function badRequest(message: string): ApiError {
   return new ApiError(400, 'invalid_request', message, undefined, { Connection: 'close' });
 }
 
-/** The peer address the runtime adapter passed, or the socket peer of a node:http request. */
-export function adapterClientAddress(_request: Request, context: PetStoreContext): string | undefined {
+/**
+ * The caller's network address: what the `clientAddress` option says, else what the runtime
+ * adapter passed, else the socket peer of a node:http request.
+ */
+export function callerAddress(request: Request, context: PetStoreContext, options: ResolvedOptions): string | undefined {
+  if (options.clientAddress) return options.clientAddress(request, context);
   return context.clientAddress ?? (context as { req?: NodeRequestLike }).req?.socket?.remoteAddress;
 }
