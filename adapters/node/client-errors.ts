@@ -1,5 +1,5 @@
-/** Requests node:http cannot parse or that time out still get an Error body, never an empty reply. */
-import type { Server } from 'node:http';
+/** What node:http refuses on its own (unparseable or late requests, CONNECT, Expect) gets an Error body, after the answers already owed. */
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../src/index.ts';
 
@@ -11,29 +11,139 @@ function errorFor(code: string | undefined): ApiError {
   if (code === 'HPE_HEADER_OVERFLOW') {
     return new ApiError(431, 'headers_too_large', 'The request headers are too large.');
   }
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
+    return new ApiError(413, 'payload_too_large', 'The chunk extensions of the request body are too large.');
+  }
   return new ApiError(400, 'invalid_request', 'The request is not valid HTTP/1.1.');
 }
 
-/** Answers `clientError`s with a JSON Error body and closes the connection. */
+const notAProxy = () =>
+  new ApiError(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.', undefined, {
+    Allow: 'GET, HEAD, POST, OPTIONS',
+  });
+const expectationFailed = () =>
+  new ApiError(417, 'expectation_failed', 'The only Expect this server meets is 100-continue.');
+
+/** Headers and body of an Error response that ends its connection. */
+function errorParts(error: ApiError) {
+  const body = JSON.stringify(error.toJSON());
+  const headers = {
+    ...error.headers,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
+  return { headers, body };
+}
+
+/** The bytes of an Error response, for a socket no ServerResponse speaks for. */
+function errorResponseBytes(error: ApiError): string {
+  const { headers, body } = errorParts(error);
+  const lines = Object.entries({ Date: new Date().toUTCString(), ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${lines.join('')}\r\n${body}`;
+}
+
+/** Per connection: responses not yet fully written, in request order, and what to do once there are none. */
+interface Connection {
+  readonly open: ServerResponse[];
+  failed: boolean;
+  whenDrained?: () => void;
+}
+
+/**
+ * Answers what node:http reports about a connection instead of passing it to the handler: parse
+ * errors, header and request deadlines, oversized headers (400, 408, 431), CONNECT (405) and an
+ * `Expect` other than `100-continue` (417). Each gets a JSON Error body with `Connection: close`,
+ * sent only after every response already owed on that connection, pipelined ones included; then
+ * the connection closes. Call it once per server, right after creating it; `serve()` does. It speaks
+ * for the whole server, so use it where the Pet Store is all the server serves, and create the
+ * server with `requireHostHeader: false` so a request without Host gets the handler's JSON 400.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * import { answerClientErrors, createPetStore } from 'petstore-service/node';
+ *
+ * const server = createServer({ requireHostHeader: false, requestTimeout: 30_000 }, createPetStore());
+ * answerClientErrors(server);
+ * server.listen(8080);
+ */
 export function answerClientErrors(server: Server): void {
+  const connections = new WeakMap<Duplex, Connection>();
+  const connectionOf = (socket: Duplex) => {
+    let connection = connections.get(socket);
+    if (!connection) connections.set(socket, (connection = { open: [], failed: false }));
+    return connection;
+  };
+  const afterOpenResponses = (socket: Duplex, then: () => void) => {
+    const connection = connectionOf(socket);
+    connection.failed = true;
+    if (connection.open.length === 0) then();
+    else connection.whenDrained = then;
+  };
+
+  // Node queues pipelined responses itself but tells nobody when the last one is out: keep count.
+  const track = (request: IncomingMessage, response: ServerResponse) => {
+    const connection = connectionOf(request.socket);
+    // A request that finished arriving after its connection failed (a late header) ends the connection
+    // itself; so does one asking to Upgrade, since Node declines it and drops whatever was pipelined after.
+    if (connection.failed || asksToUpgrade(request)) response.shouldKeepAlive = false;
+    if (response.closed) return;
+    connection.open.push(response);
+    response.once('close', () => {
+      connection.open.splice(connection.open.indexOf(response), 1);
+      if (connection.open.length === 0) connection.whenDrained?.();
+    });
+  };
+  server.on('request', track);
+
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    track(request, response);
+    answerWith(response, expectationFailed());
+  });
+
+  // Without a 'connect' listener Node drops the socket unanswered. It also leaves it without an error listener.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    afterOpenResponses(socket, () => endWith(socket, errorResponseBytes(notAProxy())));
+  });
+
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Nothing can be sent on a reset or half-answered socket; just let it go.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
-      socket.destroy();
+    // A reset socket takes nothing more.
+    if (error.code === 'ECONNRESET') return void socket.destroy();
+    // Closing already (after a Connection: close answer), or failed before (the parser repeats its
+    // error on every later chunk): let it finish what it is sending.
+    if (!socket.writable || connections.get(socket)?.failed) return;
+    const apiError = errorFor(error.code);
+    const last = connections.get(socket)?.open.at(-1);
+    if (!last || last.req.complete) {
+      // A malformed request after complete ones: their answers first, then ours for the rest.
+      afterOpenResponses(socket, () => endWith(socket, errorResponseBytes(apiError)));
       return;
     }
-    const apiError = errorFor(error.code);
-    const body = JSON.stringify(apiError.toJSON());
-    socket.end(
-      `HTTP/1.1 ${apiError.status} ${statusText(apiError.status)}\r\n` +
-        'Content-Type: application/json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    // The failing request is the one the handler has (its body broke off or is too slow): answer it in place.
+    if (!last.headersSent) answerWith(last, apiError);
+    afterOpenResponses(socket, () => endWith(socket));
+    // The handler still waits for the body; fail its read (it then answers a 400 that goes nowhere).
+    socket.once('close', () => {
+      if (!last.req.complete) last.req.destroy(new Error('The connection closed before the request body was complete.'));
+    });
   });
 }
 
-function statusText(status: number): string {
-  return { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status] ?? 'Error';
+/** What llhttp takes for an upgrade: an Upgrade field and the `upgrade` token in Connection. */
+function asksToUpgrade({ headers }: IncomingMessage): boolean {
+  return headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(headers.connection ?? '');
+}
+
+/** Ends `response` with an Error body; Node closes the connection once it is written. */
+function answerWith(response: ServerResponse, error: ApiError): void {
+  const { headers, body } = errorParts(error);
+  response.shouldKeepAlive = false;
+  response.writeHead(error.status, headers).end(body);
+}
+
+/** Writes the last bytes and closes, even if the peer keeps sending (as a slow client does). */
+function endWith(socket: Duplex, bytes = ''): void {
+  if (socket.writable) socket.end(bytes, () => socket.destroy());
+  else if (!socket.writableEnded) socket.destroy();
 }

@@ -7,6 +7,7 @@ import { answerClientErrors } from './client-errors.ts';
 import { gracefulCloser } from './shutdown.ts';
 
 export { createPetStore } from '../../src/index.ts';
+export { answerClientErrors } from './client-errors.ts';
 
 /** Options of {@link serve}: the store's options plus where and how to listen. */
 export interface ServeOptions extends ListenOptions {
@@ -16,7 +17,7 @@ export interface ServeOptions extends ListenOptions {
   readonly handleSignals?: boolean;
   /** How long a graceful close waits for in-flight requests before cutting connections. Default 10 s. */
   readonly shutdownTimeoutMs?: number;
-  /** Longest wait for a request's headers, idle new connections included; then 408. Default 10 s. */
+  /** Longest wait for a request's headers, idle new connections included; then 408. Default 10 s, at most `requestTimeoutMs`. */
   readonly headersTimeoutMs?: number;
   /** Longest wait for a whole request, body included; then 408. Default 30 s. */
   readonly requestTimeoutMs?: number;
@@ -51,17 +52,21 @@ export async function serve(options: ServeOptions = {}): Promise<RunningPetStore
     ...storeOptions
   } = options;
   const petstore = handler ?? createPetStore(storeOptions);
+  // Node refuses headers due after the whole request; a 0 turns a deadline off.
+  const headersTimeout = requestTimeoutMs > 0 && headersTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs;
+  const deadlines = [headersTimeout, requestTimeoutMs].filter((ms) => ms > 0);
   // Tight deadlines, checked often: a client that stalls cannot hold a socket for minutes.
-  const server = createServer(
-    {
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      keepAliveTimeout: keepAliveTimeoutMs,
-      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-    },
-    petstore,
-  );
+  const server = createServer({
+    headersTimeout,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, ...deadlines),
+    // The handler answers a missing Host with an Error body; Node's own 400 would have none.
+    requireHostHeader: false,
+  });
+  // Before the handler, so the bookkeeping sees each response before anything is written to it.
   answerClientErrors(server);
+  server.on('request', petstore);
   const close = gracefulCloser(server, () => petstore.dispose(), shutdownTimeoutMs);
   server.listen(port, host);
   await once(server, 'listening');
