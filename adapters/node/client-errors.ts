@@ -21,6 +21,8 @@ const notAProxy = () =>
   new ApiError(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.', undefined, {
     Allow: 'GET, HEAD, POST, OPTIONS',
   });
+const http2Preface = () =>
+  new ApiError(400, 'invalid_request', 'PRI is the HTTP/2 connection preface; this server speaks HTTP/1.1.');
 const expectationFailed = () =>
   new ApiError(417, 'expectation_failed', 'The only Expect this server meets is 100-continue.');
 
@@ -88,6 +90,8 @@ export function answerClientErrors(server: Server): void {
     // itself; so does one asking to Upgrade, since Node declines it and drops whatever was pipelined after.
     if (connection.failed || asksToUpgrade(request)) response.shouldKeepAlive = false;
     if (response.closed) return;
+    // Node destroys the connection of a PRI request as soon as this event returns: answer while it can.
+    if (request.method === 'PRI') return answerWith(response, http2Preface());
     connection.open.push(response);
     response.once('close', () => {
       connection.open.splice(connection.open.indexOf(response), 1);

@@ -68,6 +68,18 @@ describe('requests Node cannot parse', () => {
     expect(others).toEqual([]);
   });
 
+  it.each([
+    ['a PRI request line without a version', 'PRI /v1/pets HTTP\r\nHost: x\r\n\r\n'.replace(' HTTP', '')],
+    ['the HTTP/2 connection preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
+  ])('answers %s with a JSON 400 before Node drops the connection', async (_, bytes) => {
+    const server = await startServer();
+    const connection = await rawConnect(server.url);
+    connection.write(bytes);
+    const [response, ...others] = await connection.untilClosed();
+    expectRawError(response, 400, 'invalid_request');
+    expect(others).toEqual([]);
+  });
+
   it('answers bytes that are not HTTP at all with a JSON 400, not an empty reply', async () => {
     const server = await startServer();
     const connection = await rawConnect(server.url);
