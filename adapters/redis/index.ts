@@ -12,6 +12,7 @@ import type {
   RateLimitStore,
   TakeResult,
 } from '../../src/index.ts';
+import type { Subject } from '../../src/rate-limit/store.ts';
 import { BAN, CREATE, CREATE_ONCE, PAGE, REJECT, TAKE } from './scripts.ts';
 
 /** What these stores need of a Redis client: scripts. A node-redis (`redis`) client fits as is. */
@@ -88,8 +89,16 @@ export function redisPetStorage(client: RedisScriptClient, options: RedisStoreOp
 
 /**
  * A {@link RateLimitStore} in Redis, for many instances sharing quotas: one script checks and
- * takes every window of a request atomically; counters and bans carry TTLs, so they expire
- * with their windows.
+ * takes every window of a request atomically; counters and bans carry TTLs, so each counter
+ * expires with its window and each ban at its end, and nothing else removes them.
+ *
+ * That holds only while Redis itself evicts nothing. Keep Redis' default
+ * `maxmemory-policy noeviction` (or no `maxmemory`): under a `volatile-*` policy every key of
+ * this store is a candidate, since all carry TTLs, and under `allkeys-*` any key is; either way
+ * a flood of anonymous callers could push bans and key counters out, lifting bans and restarting
+ * quotas. Check with `redis-cli CONFIG GET maxmemory-policy` (expect `noeviction`) and
+ * `redis-cli INFO stats` (expect `evicted_keys:0`). With `noeviction`, a full Redis refuses the
+ * scripts instead, so requests fail with a 500 until memory frees: the limits fail closed.
  *
  * @example
  * const petstore = createPetStore({ rateLimitStore: redisRateLimitStore(client) });
@@ -97,19 +106,19 @@ export function redisPetStorage(client: RedisScriptClient, options: RedisStoreOp
 export function redisRateLimitStore(client: RedisScriptClient, options: RedisStoreOptions = {}): RateLimitStore {
   const prefix = `${options.prefix ?? 'petstore:'}rate:`;
   const run = scriptRunner(client);
-  const banKey = (subject: string) => `${prefix}ban:${subject}`;
+  const banKey = (subject: Subject) => `${prefix}ban:${subject}`;
 
   return {
-    async take(subject: string, windows: readonly QuotaWindow[], now: number): Promise<TakeResult> {
+    async take(subject: Subject, windows: readonly QuotaWindow[], now: number): Promise<TakeResult> {
       const keys = [banKey(subject), ...windows.map((w) => `${prefix}count:${subject}:${w.name}:${w.start}`)];
       const args = [now, ...windows.map((w) => w.limit), ...windows.map((w) => Math.max(1, w.end - now))];
       const [admitted, bannedUntil, ...used] = (await run(TAKE, keys, args)) as number[];
       return bannedUntil ? { admitted: false, used, bannedUntil } : { admitted: admitted === 1, used };
     },
-    async reject(subject: string, window: QuotaWindow, now: number): Promise<number> {
+    async reject(subject: Subject, window: QuotaWindow, now: number): Promise<number> {
       return Number(await run(REJECT, [`${prefix}refused:${subject}:${window.start}`], [Math.max(1, window.end - now)]));
     },
-    async ban(subject: string, until: number, now: number): Promise<void> {
+    async ban(subject: Subject, until: number, now: number): Promise<void> {
       await run(BAN, [banKey(subject)], [until, Math.max(1, until - now)]);
     },
   };

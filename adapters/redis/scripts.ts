@@ -1,4 +1,4 @@
-/** The Lua scripts behind the Redis stores: each operation is one script, so it is atomic. */
+/** The Lua scripts behind the Redis stores: each operation is one script, so it is atomic; rate-limit keys expire only by their TTLs. */
 
 /** KEYS: lastId, all, statusSet · ARGV: pet fields as JSON without braces, status or '' → the pet's JSON. */
 export const CREATE = `
@@ -52,5 +52,11 @@ local count = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return count`;
 
-/** KEYS: ban · ARGV: until (epoch ms), ttl ms. */
-export const BAN = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1`;
+/**
+ * KEYS: ban · ARGV: until (epoch ms), ttl ms → 1 when set, 0 when a ban ending later was kept
+ * (two requests refused at once both ban; neither may cut the other's ban short).
+ */
+export const BAN = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
