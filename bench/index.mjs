@@ -9,8 +9,8 @@ import { inProcessCalls, scale } from './in-process.mjs';
 const quick = process.argv.includes('--quick');
 // --quick keeps every measurement but shortens it: fewer and shorter passes, 10^5 rate-limit keys.
 const settings = quick
-  ? { passes: 2, seconds: 1.5, inProcessPasses: 3, inProcessSeconds: 0.5, scaleCalls: 300, maxKeys: 100_000 }
-  : { passes: 5, seconds: 4, inProcessPasses: 5, inProcessSeconds: 2, scaleCalls: 3_000, maxKeys: 1_000_000 };
+  ? { passes: 2, seconds: 1.5, inProcessPasses: 3, inProcessSeconds: 0.5, scaleCalls: 300, maxAddresses: 100_000 }
+  : { passes: 5, seconds: 4, inProcessPasses: 5, inProcessSeconds: 2, scaleCalls: 3_000, maxAddresses: 1_000_000 };
 const started = Date.now();
 const log = (message) => console.error(`[bench ${((Date.now() - started) / 1000).toFixed(0)}s] ${message}`);
 
@@ -32,10 +32,10 @@ if (existsSync(NODE24)) {
 }
 log('scale: filtered pages at 10^3, 10^5, 10^6 pets');
 const grown = await scale({ passes: settings.inProcessPasses, calls: settings.scaleCalls });
-log('heap per pet and per rate-limit key');
+log('heap per pet and per anonymous rate-limit subject');
 const petBytes = memory('pets', 1_000_000);
-const keys5 = memory('rate-limit-keys', 100_000);
-const keys6 = memory('rate-limit-keys', settings.maxKeys);
+const keys5 = memory('rate-limit-addresses', 100_000);
+const keys6 = memory('rate-limit-addresses', settings.maxAddresses);
 log('service-worker bundle');
 const bundle = await serviceWorkerBundle();
 
@@ -67,7 +67,7 @@ const targets = [
   ],
   ['Heap bytes per stored pet (10^6 pets)', '≤ 200', f(petBytes.bytesPerItem), petBytes.bytesPerItem <= 200],
   [
-    `Heap bytes per rate-limit key (10^5 / ${f(settings.maxKeys)} keys)`,
+    `Heap bytes per anonymous rate-limit subject (10^5 / ${f(settings.maxAddresses)} addresses)`,
     '≤ 300',
     `${f(keys5.bytesPerItem)} / ${f(keys6.bytesPerItem)}`,
     Math.max(keys5.bytesPerItem, keys6.bytesPerItem) <= 300,
@@ -126,8 +126,8 @@ ${Object.entries(grown.latency).map(([size, l]) => `| ${f(Number(size))} | ${f(l
 | Measurement | Result |
 | --- | --- |
 | Heap per stored pet, 10^6 pets | ${f(petBytes.bytesPerItem)} bytes |
-| Heap per rate-limit key, 10^5 keys | ${f(keys5.bytesPerItem)} bytes (entries after 10% more keys: ${f(keys5.size)}, maxKeys ${f(keys5.maxKeys)}) |
-| Heap per rate-limit key, ${f(settings.maxKeys)} keys | ${f(keys6.bytesPerItem)} bytes (entries after 10% more keys: ${f(keys6.size)}, maxKeys ${f(keys6.maxKeys)}) |
+| Heap per anonymous rate-limit subject, 10^5 addresses | ${f(keys5.bytesPerItem)} bytes (entries after 10% more addresses: ${f(keys5.size)}, maxAddresses ${f(keys5.maxAddresses)}) |
+| Heap per anonymous rate-limit subject, ${f(settings.maxAddresses)} addresses | ${f(keys6.bytesPerItem)} bytes (entries after 10% more addresses: ${f(keys6.size)}, maxAddresses ${f(keys6.maxAddresses)}) |
 
 ## Service-worker bundle
 

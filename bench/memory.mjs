@@ -1,4 +1,4 @@
-// Heap cost per stored pet and per rate-limit key. Run with --expose-gc, one measurement per process.
+// Heap cost per stored pet and per anonymous rate-limit subject (the bounded part of the state). Run with --expose-gc, one measurement per process.
 import { memoryPetStorage, memoryRateLimitStore } from 'petstore-service';
 
 const heap = () => {
@@ -15,21 +15,22 @@ if (what === 'pets') {
   const storage = memoryPetStorage();
   for (let i = 1; i <= count; i++) await storage.create({ name: `pet ${i}`, categoryId: i % 7, status: i % 1000 === 0 ? 'sold' : 'available' });
   result = { bytesPerItem: (heap() - before) / count, kept: (await storage.list({ after: count - 1, limit: 1 })).length };
-} else if (what === 'rate-limit-keys') {
+} else if (what === 'rate-limit-addresses') {
   const before = heap();
-  const maxKeys = count;
-  const store = memoryRateLimitStore({ maxKeys });
+  const maxAddresses = count;
+  const store = memoryRateLimitStore({ maxAddresses });
   const now = Date.parse('2026-11-22T10:00:00Z');
   const windows = [
     { name: 'minute', limit: 60, start: now, end: now + 60_000 },
     { name: 'day', limit: 1000, start: now - 36_000_000, end: now + 50_400_000 },
   ];
-  // Subjects look like real ones: `key:` and 32 hex digits, one flat string each (as auth makes them).
-  for (let i = 0; i < count; i++) await store.take(['key', i.toString(16).padStart(32, '0')].join(':'), windows, now);
+  // Subjects look like real ones: `address:` and an IPv4 address.
+  const address = (i) => `address:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  for (let i = 0; i < count; i++) await store.take(address(i), windows, now);
   const bytesPerItem = (heap() - before) / count;
   // Past the bound, the oldest subjects are forgotten.
-  for (let i = 0; i < count / 10; i++) await store.take(`address:extra-${i}`, windows, now);
-  result = { bytesPerItem, size: store.size, maxKeys };
+  for (let i = 0; i < count / 10; i++) await store.take(address(count + i), windows, now);
+  result = { bytesPerItem, size: store.addressCount, maxAddresses };
 } else {
   throw new Error(`unknown measurement ${what}`);
 }

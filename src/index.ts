@@ -11,7 +11,7 @@ export {
   type MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
 } from './rate-limit/memory-store.ts';
-export type { QuotaWindow, RateLimitStore, TakeResult } from './rate-limit/store.ts';
+export type { QuotaWindow, RateLimitStore, Subject, TakeResult } from './rate-limit/store.ts';
 export { parseApiKeys, PLAN_QUOTAS, type CustomPlan, type Plan, type PlanName } from './plans.ts';
 export {
   ERROR_CODES,

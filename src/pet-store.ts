@@ -7,6 +7,7 @@ import { corsHeaders, isPreflight } from './pipeline/cors.ts';
 import { callerAddress, requestTarget } from './pipeline/edge.ts';
 import { allowedMethods, createRoutes, matchRoute, operationFor } from './pipeline/route.ts';
 import { PLAN_QUOTAS, planQuota } from './plans.ts';
+import { anonymousSubject } from './rate-limit/address.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 
 export type { PetStoreContext } from './options.ts';
@@ -44,7 +45,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   /** Counts the request against its key, or against its client address when it has no valid key. */
   async function rateLimit(request: Request, context: PetStoreContext, caller: Caller | undefined) {
     if (caller) return limit(caller.subject, planQuota(caller.plan));
-    return limit(`address:${callerAddress(request, context, config) ?? 'unknown'}`, PLAN_QUOTAS.free);
+    return limit(anonymousSubject(callerAddress(request, context, config), config.ipv6Subnet), PLAN_QUOTAS.free);
   }
 
   /**

@@ -3,13 +3,14 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ApiError } from '../errors.ts';
 import type { Plan } from '../plans.ts';
+import type { Subject } from '../rate-limit/store.ts';
 
 /** A caller whose key is configured. */
 export interface Caller {
   /** First 128 bits of the key's SHA-256, hex: names the caller without the secret. */
   readonly keyId: string;
   /** The caller's rate-limit subject, `key:<keyId>`. */
-  readonly subject: string;
+  readonly subject: Subject;
   /** The plan the key is on. */
   readonly plan: Plan;
 }
@@ -36,7 +37,7 @@ export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
     const keyId = keyDigest(key);
     // join() makes one flat string, kept for the key's lifetime; a template literal would make
     // a rope per request, and the rate-limit store would hold two strings per subject.
-    callers.set(keyId, { keyId, subject: ['key', keyId].join(':'), plan });
+    callers.set(keyId, { keyId, subject: ['key', keyId].join(':') as `key:${string}`, plan });
   }
 
   return function authenticate(request: Request): Authentication {

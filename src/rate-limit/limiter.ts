@@ -1,7 +1,7 @@
 /** The rate-limit step: fixed UTC windows per subject, quota headers, 429s and temporary bans. */
 import { ApiError } from '../errors.ts';
 import type { CustomPlan } from '../plans.ts';
-import type { QuotaWindow, RateLimitStore } from './store.ts';
+import type { QuotaWindow, RateLimitStore, Subject } from './store.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -58,7 +58,7 @@ export function createRateLimiter({ store, now: clock, banThreshold, banDuration
     };
   }
 
-  return async function limit(subject: string, quota: CustomPlan): Promise<RateLimitOutcome> {
+  return async function limit(subject: Subject, quota: CustomPlan): Promise<RateLimitOutcome> {
     const now = clock();
     const windows = quotaWindows(now, quota);
     const { admitted, used, bannedUntil } = await store.take(subject, windows, now);

@@ -4,3 +4,5 @@ import { describePetStorageConformance, describeRateLimitStoreConformance } from
 
 describePetStorageConformance('memoryPetStorage', () => memoryPetStorage());
 describeRateLimitStoreConformance('memoryRateLimitStore', () => memoryRateLimitStore());
+// A bound far below the flood, so the flood case really pushes addresses out.
+describeRateLimitStoreConformance('memoryRateLimitStore({ maxAddresses: 100 })', () => memoryRateLimitStore({ maxAddresses: 100 }));

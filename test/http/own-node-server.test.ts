@@ -7,7 +7,9 @@ import { answerClientErrors, createPetStore } from '../../adapters/node/index.ts
 import { expectRawError, rawConnect, requestHead } from '../helpers/raw-http.ts';
 
 const servers: Server[] = [];
-afterEach(() => servers.splice(0).forEach((server) => server.closeAllConnections() || server.close()));
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close().closeAllConnections();
+});
 
 async function ownServer(withAnswers: boolean): Promise<string> {
   const server = createServer({ requireHostHeader: false }, createPetStore({ apiKeys: { 'my-key': 'free' } }));
