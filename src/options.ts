@@ -7,10 +7,23 @@ import type { RateLimitStore } from './rate-limit/store.ts';
 import { memoryPetStorage } from './storage/memory.ts';
 import type { PetStorage } from './storage/types.ts';
 
-/** Per-request values a runtime adapter may pass to the handler as its server context. */
+/**
+ * Per-request values a host may pass as the handler's server context (`petstore.fetch(request,
+ * context)`). Under node:http, Express, Deno.serve and Bun.serve they are found on their own.
+ */
 export interface PetStoreContext {
   /** The client's network address, for limiting callers without a valid key. */
   readonly clientAddress?: string;
+  /**
+   * The path prefix the host mounted the API under (`/api`), whether or not it removed it from
+   * the request's path: URLs the API writes carry it. Express's `req.baseUrl` is read on its own.
+   */
+  readonly mountPath?: string;
+  /**
+   * The request body, when the host's body parser already read it: a parsed JSON value, or the
+   * raw text or bytes. It is checked exactly like a body read from the request.
+   */
+  readonly body?: unknown;
 }
 
 /** Options of {@link createPetStore}. Every one is optional. */
@@ -47,6 +60,13 @@ export interface PetStoreOptions {
    */
   readonly clientAddress?: (request: Request, context: PetStoreContext) => string | undefined;
   /**
+   * Which proxies in front of the API to believe about the client's address (`Forwarded`, else
+   * `X-Forwarded-For`): a number of hops (`1`: the one proxy in front of you), or the addresses
+   * and CIDR ranges of your proxies (`['10.0.0.0/8']`). Default: none; proxy headers are ignored,
+   * since any client can send them.
+   */
+  readonly trustProxy?: number | readonly string[];
+  /**
    * Prefix length that groups IPv6 callers without a valid key into one rate-limit subject:
    * one home or server usually owns a whole /56 (or /64), so limiting per /128 would let one
    * of them take 2^72 separate budgets. IPv4 callers are limited per address, and an
@@ -82,6 +102,7 @@ export interface ResolvedOptions {
   readonly banThreshold: number;
   readonly banDurationMs: number;
   readonly clientAddress: ((request: Request, context: PetStoreContext) => string | undefined) | undefined;
+  readonly trustProxy: number | readonly string[];
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
 }
@@ -91,6 +112,7 @@ const DEFAULT_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 
 /** Fills in defaults and throws a precise `TypeError` for any option that cannot work. */
 export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
+  assertKnownOptions(options, PET_STORE_OPTION_NAMES, 'createPetStore');
   const basePath = options.basePath ?? '/v1';
   if (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9\-._~]+)*$/.test(basePath)) {
     throw new TypeError('basePath must be "" or path segments like "/v1", without a trailing slash');
@@ -123,6 +145,11 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   if (!Number.isSafeInteger(ipv6Subnet) || ipv6Subnet < 1 || ipv6Subnet > 128) {
     throw new TypeError('ipv6Subnet must be an integer prefix length from 1 to 128');
   }
+  const { trustProxy = 0 } = options;
+  const isHopCount = Number.isSafeInteger(trustProxy) && (trustProxy as number) >= 0;
+  if (!isHopCount && !(Array.isArray(trustProxy) && trustProxy.every((range) => typeof range === 'string'))) {
+    throw new TypeError('trustProxy must be a number of hops (0 or more) or an array of addresses and CIDR ranges');
+  }
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   for (const name of ['now', 'onError', 'clientAddress'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
@@ -144,9 +171,34 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     banThreshold,
     banDurationMs,
     clientAddress: options.clientAddress,
+    trustProxy,
     ipv6Subnet,
     publicUrl,
   };
+}
+
+/** Every option of {@link PetStoreOptions}: a Record over its keys, so a new option must be listed to compile. */
+const OPTIONS: Record<keyof PetStoreOptions, true> = {
+  apiKeys: true, storage: true, basePath: true, now: true, maxBodyBytes: true, defaultStatus: true, cors: true,
+  getPetDeprecatedAt: true, getPetSunsetAt: true, rateLimitStore: true, banThreshold: true, banDurationMs: true,
+  clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true,
+};
+
+/** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */
+export const PET_STORE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
+/**
+ * Throws a TypeError naming the first option of `options` that is not in `known`, and the known
+ * ones, as lru-cache does: a misspelt option fails at startup instead of being ignored.
+ *
+ * @example
+ * assertKnownOptions({ prot: 80 }, ['port', 'hostname'], 'serve'); // TypeError: serve: unknown option "prot"; …
+ */
+export function assertKnownOptions(options: object, known: readonly string[], what: string): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`${what}: options must be an object`);
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) throw new TypeError(`${what}: unknown option "${name}"; the options are ${known.join(', ')}`);
+  }
 }
 
 /** The `[key, plan]` pairs of the `apiKeys` option, whether it is a record or a Map. */

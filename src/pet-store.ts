@@ -1,5 +1,6 @@
 /** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
-import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
+import { createServerAdapter } from '@whatwg-node/server';
+import type { PetStore } from './handler.ts';
 import { ApiError, errorReply, render, type Reply } from './errors.ts';
 import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
 import { createAuthenticator, type Caller } from './pipeline/auth.ts';
@@ -15,11 +16,7 @@ export type { PetStoreContext } from './options.ts';
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
 const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 
-/**
- * The Pet Store as one fetch handler: call `petstore.fetch(request)`, or hand it to
- * `http.createServer`, `Deno.serve`, `Bun.serve({ fetch })` or a service worker's `fetch` event.
- */
-export type PetStore = ServerAdapter<PetStoreContext, ServerAdapterBaseObject<PetStoreContext>>;
+export type { PetStore } from './handler.ts';
 
 /**
  * Creates the Pet Store API. Options are checked now: a bad one throws a `TypeError`.
