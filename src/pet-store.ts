@@ -78,7 +78,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     return render(reply, headers, request.method === 'HEAD');
   }
 
-  return createServerAdapter<PetStoreContext>(handle);
+  return Object.assign(createServerAdapter<PetStoreContext>(handle), { basePath: config.basePath });
 }
 
 /** The path after the base path (`''` for the base itself), or `undefined` outside it. */

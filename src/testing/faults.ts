@@ -106,7 +106,8 @@ export function createFaults(random: () => number = Math.random): FaultInjector 
  * use, and what a test store is made of.
  */
 export function withFaults(petstore: PetStore, faults: FaultInjector): PetStore {
-  return createServerAdapter<PetStoreContext>((request, context) =>
+  const handler = createServerAdapter<PetStoreContext>((request, context) =>
     faults.apply(request, async () => petstore.fetch(request, context)),
   );
+  return Object.assign(handler, { basePath: petstore.basePath });
 }
