@@ -1,5 +1,4 @@
 /** The one error type of the API and the one place that turns errors into responses. */
-import { Response } from '@whatwg-node/server';
 import type { ErrorBody, ErrorCode, ErrorDetail } from './schemas.ts';
 
 /**
@@ -66,15 +65,20 @@ export function errorReply(error: unknown, onUnexpected: (error: unknown) => voi
 /**
  * The one place a reply becomes a Response: JSON body, its headers and `headers` (what every
  * response of the request carries) in a single construction; `head` drops the body (HEAD).
- * Built with @whatwg-node/server's Response, which on Node is its fast ponyfill.
+ * Built with `ResponseClass`: the runtime's own unless the caller knows a better one.
  */
-export function render(reply: Reply, headers: Readonly<Record<string, string>> = {}, head = false): Response {
+export function render(
+  reply: Reply,
+  headers: Readonly<Record<string, string>> = {},
+  head = false,
+  ResponseClass: typeof Response = Response,
+): Response {
   const all: Record<string, string> = { ...reply.headers, ...headers };
   // Two Link values (a next page and a successor, say) must both survive.
   if (reply.headers?.Link && headers.Link) all.Link = `${reply.headers.Link}, ${headers.Link}`;
-  if (reply.body === undefined && reply.json === undefined) return new Response(null, { status: reply.status, headers: all });
+  if (reply.body === undefined && reply.json === undefined) return new ResponseClass(null, { status: reply.status, headers: all });
   all['Content-Type'] = 'application/json';
-  return new Response(head ? null : (reply.json ?? JSON.stringify(reply.body)), { status: reply.status, headers: all });
+  return new ResponseClass(head ? null : (reply.json ?? JSON.stringify(reply.body)), { status: reply.status, headers: all });
 }
 
 /** A rendered error: what the fault injectors of the testing kit answer with. */

@@ -5,7 +5,8 @@ import { ApiError, errorReply, render, type Reply } from './errors.ts';
 import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
 import { createAuthenticator, type Caller } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
-import { callerAddress, requestTarget } from './pipeline/edge.ts';
+import { createCallerAddress } from './pipeline/caller.ts';
+import { bodyReadByHost, requestTarget, responseClassFor } from './pipeline/edge.ts';
 import { allowedMethods, createRoutes, matchRoute, operationFor } from './pipeline/route.ts';
 import { PLAN_QUOTAS, planQuota } from './plans.ts';
 import { anonymousSubject } from './rate-limit/address.ts';
@@ -28,8 +29,7 @@ export type { PetStore } from './handler.ts';
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
-  // Where the URLs we write start: never the request's Host, which the client chose.
-  const base = config.publicUrl ?? config.basePath;
+  const callerAddress = createCallerAddress(config);
   const routes = createRoutes(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter({
@@ -42,7 +42,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   /** Counts the request against its key, or against its client address when it has no valid key. */
   async function rateLimit(request: Request, context: PetStoreContext, caller: Caller | undefined) {
     if (caller) return limit(caller.subject, planQuota(caller.plan));
-    return limit(anonymousSubject(callerAddress(request, context, config), config.ipv6Subnet), PLAN_QUOTAS.free);
+    return limit(anonymousSubject(callerAddress(request, context), config.ipv6Subnet), PLAN_QUOTAS.free);
   }
 
   /**
@@ -53,7 +53,9 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     const target = requestTarget(request, context);
     if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
     const path = pathUnderBase(target.pathname, config.basePath);
-    if (path === undefined) throw new ApiError(404, 'not_found', `This API is served under ${config.basePath}/.`);
+    if (path === undefined) throw new ApiError(404, 'not_found', `This API is served under ${target.mountPath}${config.basePath}/.`);
+    // Where the URLs we write start: never the request's Host, which the client chose.
+    const base = config.publicUrl ?? `${target.mountPath}${config.basePath}`;
     // Preflights are neither authenticated nor counted: browsers send them on their own.
     if (isPreflight(request)) return { status: 204 };
     const match = matchRoute(routes, path);
@@ -69,13 +71,14 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     if (!match) throw new ApiError(404, 'not_found', 'There is no such path in this API.');
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = operationFor(match.route, request.method);
-    return operation({ request, query: target.searchParams, base, params: match.params, options: config, caller });
+    const body = bodyReadByHost(context);
+    return operation({ request, body, query: target.searchParams, base, params: match.params, options: config, caller });
   }
 
   async function handle(request: Request, context: PetStoreContext): Promise<Response> {
     const headers = corsHeaders(request, config.cors);
     const reply = await answer(request, context, headers).catch((error: unknown) => errorReply(error, config.onError));
-    return render(reply, headers, request.method === 'HEAD');
+    return render(reply, headers, request.method === 'HEAD', responseClassFor(context));
   }
 
   return Object.assign(createServerAdapter<PetStoreContext>(handle), { basePath: config.basePath });

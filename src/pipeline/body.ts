@@ -11,8 +11,14 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * The body of `request` as a JSON object, or an {@link ApiError}: 415 for a media type other
  * than JSON, 413 past `maxBytes` (refused on `Content-Length` before reading, otherwise cut
  * off mid-stream), 400 for bytes that are not UTF-8 JSON, a non-object, or a forbidden key.
+ * A body the host already read (`hostBody`) goes through the same checks: its text or bytes as
+ * they are, a value its JSON parser made as that value's JSON.
  */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  request: Request,
+  maxBytes: number,
+  hostBody?: { readonly value: unknown },
+): Promise<Record<string, unknown>> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError(415, 'unsupported_media_type', 'The request body must be JSON: send Content-Type: application/json.');
   }
@@ -20,7 +26,9 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
     throw tooLarge(maxBytes);
   }
-  const text = decodeUtf8(await readBytes(request, maxBytes));
+  const bytes = hostBody ? bytesOf(hostBody.value) : await readBytes(request, maxBytes);
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  const text = decodeUtf8(bytes);
   if (text.trim() === '') throw invalidBody('The request body is empty; send a JSON object.');
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw invalidBody(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
@@ -67,6 +75,13 @@ function isJsonMediaType(header: string | null): boolean {
   const [essence = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
   if (!/^application\/([a-z0-9.\-]+\+)?json$/.test(essence)) return false;
   return parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
+}
+
+/** The bytes of a body a host read: raw as given, or the JSON of what its parser made. */
+function bytesOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return new TextEncoder().encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 }
 
 async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {

@@ -1,17 +1,25 @@
 /** The edge: what arrived (request target, Host, header lines, peer) becomes the path and query the API routes on, or a 400. */
+import { Response as PonyfillResponse } from '@whatwg-node/server';
 import { ApiError } from '../errors.ts';
-import type { PetStoreContext, ResolvedOptions } from '../options.ts';
+import type { PetStoreContext } from '../options.ts';
 
 /** The part of a request the API routes on: never the Host, which only a client chose. */
 export interface Target {
-  /** The path, dot segments resolved and percent-encoding kept, as the WHATWG URL parser leaves it. */
+  /** The path under the mount prefix, dot segments resolved and percent-encoding kept. */
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
+  /** The prefix the host mounted the API under (`/api`), or `''`: URLs the API writes start with it. */
+  readonly mountPath: string;
 }
 
 /** What the edge reads of a node:http request when the handler runs under one (`http.createServer(petstore)`). */
 interface NodeRequestLike {
   readonly url?: string;
+  /** Express: the prefix the request was mounted under, already removed from `url`. */
+  readonly baseUrl?: string;
+  /** Express (and any connect-style parser): the body it parsed, once the stream is read. */
+  readonly body?: unknown;
+  readonly readableEnded?: boolean;
   readonly httpVersion?: string;
   readonly rawHeaders?: readonly string[];
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
@@ -27,6 +35,16 @@ const HOST_PATTERN = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~]*)(?::[0-9]{0,5})?$
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Origin of the URLs the edge parses targets with; never part of anything sent to a client. */
 const PARSE_ORIGIN = 'http://petstore.invalid';
+
+/**
+ * The Response class to answer with. Under node:http, @whatwg-node/server writes the response to
+ * the socket itself, and its own Response (a ponyfill on Node) is the one it writes fastest; any
+ * other host (Hono, Deno, Bun, a test calling `fetch`) gets the runtime's Response, which it can
+ * read, clone and inspect as its own.
+ */
+export function responseClassFor(context: PetStoreContext): typeof Response {
+  return (context as { res?: unknown }).res !== undefined && nodeRequestOf(context) ? PonyfillResponse : Response;
+}
 
 /** The node:http request behind this call, if the handler runs under node:http (directly or in a framework). */
 function nodeRequestOf(context: PetStoreContext): NodeRequestLike | undefined {
@@ -45,16 +63,32 @@ export function requestTarget(request: Request, context: PetStoreContext): Targe
   if (node) {
     assertHeadersKept(node);
     for (const field in SINGLETON_FIELDS) assertOnce(field, countLines(node.rawHeaders!, field));
-    return targetOf(request.method, node.url!, node.headers?.host as string | undefined, node.httpVersion === '1.1');
   }
   // Elsewhere the runtime joined repeated lines with ", ": no valid Host, and no single bearer
   // credential, contains one, so a repeated Host fails below and a repeated Authorization is a 401.
   // A service worker's requests carry no Host at all; the runtime has already vouched for the URL then.
-  const host = request.headers.get('host') ?? undefined;
-  return targetOf(request.method, request.url, host, false);
+  const url = node
+    ? targetOf(request.method, node.url!, node.headers?.host as string | undefined, node.httpVersion === '1.1')
+    : targetOf(request.method, request.url, request.headers.get('host') ?? undefined, false);
+  if (url === '*') return url;
+  // Express has already cut its mount prefix off `url`; a prefix the host names may still be there.
+  if (node?.baseUrl) return { pathname: url.pathname, searchParams: url.searchParams, mountPath: node.baseUrl };
+  const mountPath = (context.mountPath ?? '').replace(/\/+$/, '');
+  const mounted = mountPath !== '' && (url.pathname === mountPath || url.pathname.startsWith(`${mountPath}/`));
+  return { pathname: mounted ? url.pathname.slice(mountPath.length) : url.pathname, searchParams: url.searchParams, mountPath };
 }
 
-function targetOf(method: string, target: string, host: string | undefined, hostRequired: boolean): Target | '*' {
+/**
+ * The body the host already read, if it did: the context's `body`, or what a connect-style
+ * parser (express.json()) left on the node request once it consumed the stream.
+ */
+export function bodyReadByHost(context: PetStoreContext): { readonly value: unknown } | undefined {
+  if (context.body !== undefined) return { value: context.body };
+  const node = nodeRequestOf(context);
+  return node?.readableEnded && node.body !== undefined ? { value: node.body } : undefined;
+}
+
+function targetOf(method: string, target: string, host: string | undefined, hostRequired: boolean): URL | '*' {
   // RFC 9112 §3.2: a missing (in HTTP/1.1) or invalid Host is a 400, whatever the target's form.
   if (host === undefined ? hostRequired : !HOST_PATTERN.test(host) || !isPort(host)) {
     throw badRequest(host === undefined ? 'HTTP/1.1 requests must carry a Host header.' : 'The Host header is not a valid host[:port].');
@@ -74,7 +108,7 @@ function targetOf(method: string, target: string, host: string | undefined, host
   } else {
     throw badRequest('The request target must be a path such as /v1/pets.');
   }
-  return { pathname: url.pathname, searchParams: url.searchParams };
+  return url;
 }
 
 function parse(text: string): URL {
@@ -117,13 +151,4 @@ function assertHeadersKept(node: NodeRequestLike): void {
 
 function badRequest(message: string): ApiError {
   return new ApiError(400, 'invalid_request', message, undefined, { Connection: 'close' });
-}
-
-/**
- * The caller's network address: what the `clientAddress` option says, else what the runtime
- * adapter passed, else the socket peer of a node:http request.
- */
-export function callerAddress(request: Request, context: PetStoreContext, options: ResolvedOptions): string | undefined {
-  if (options.clientAddress) return options.clientAddress(request, context);
-  return context.clientAddress ?? (context as { req?: NodeRequestLike }).req?.socket?.remoteAddress;
 }

@@ -6,9 +6,9 @@ import { parseInput } from '../validation.ts';
 import type { OperationContext } from './types.ts';
 
 /** Creates a pet; answers 201 with the stored pet and its `Location`. */
-export async function createPet({ request, base, options, caller }: OperationContext): Promise<Reply> {
+export async function createPet({ request, body: hostBody, base, options, caller }: OperationContext): Promise<Reply> {
   const headers = parseInput(CreateHeadersSchema, { 'Idempotency-Key': request.headers.get('idempotency-key') ?? undefined }, 'header');
-  const body = await readJsonObject(request, options.maxBodyBytes);
+  const body = await readJsonObject(request, options.maxBodyBytes, hostBody);
   const parsed = parseInput(NewPetSchema, body, 'body');
   const status = parsed.status ?? options.defaultStatus;
   const newPet: NewPet = status === undefined ? parsed : { ...parsed, status };

@@ -2,8 +2,16 @@
 import { buildOpenApiDocument } from '../openapi.ts';
 import type { Operation } from './types.ts';
 
-/** Serves the document for the store's options; it never changes, so it is built on first use. */
+/**
+ * Serves the document for the store's options, its `servers` where this request found the API
+ * (the base path under any mount prefix, or `publicUrl`). It changes with nothing else, so it is
+ * serialized once per base: a host mounts an API under one or two prefixes, not more.
+ */
 export function openApiOperation(): Operation {
-  let document: Record<string, unknown> | undefined;
-  return async ({ options }) => ({ status: 200, body: (document ??= buildOpenApiDocument(options)) });
+  const documents = new Map<string, string>();
+  return async ({ options, base }) => {
+    let json = documents.get(base);
+    if (json === undefined) documents.set(base, (json = JSON.stringify({ ...buildOpenApiDocument(options), servers: [{ url: base || '/' }] })));
+    return { status: 200, json };
+  };
 }

@@ -20,6 +20,9 @@ describe('createPetStore options', () => {
     ['a relative publicUrl', { publicUrl: '/v1' }, /publicUrl/],
     ['a publicUrl with a query', { publicUrl: 'https://api.example.com/v1?x=1' }, /publicUrl/],
     ['a publicUrl that is not http(s)', { publicUrl: 'ftp://api.example.com/v1' }, /publicUrl/],
+    ['a negative trustProxy', { trustProxy: -1 }, /trustProxy/],
+    ['a trustProxy that is a string', { trustProxy: '10.0.0.0/8' as never }, /trustProxy/],
+    ['a misspelt option', { apikeys: { k: 'free' } } as never, /^createPetStore: unknown option "apikeys"; the options are apiKeys, storage, /],
   ])('throws a TypeError at creation for %s', (_, options, message) => {
     expect(() => createPetStore(options)).toThrow(TypeError);
     expect(() => createPetStore(options)).toThrow(message);

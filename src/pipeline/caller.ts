@@ -1,0 +1,82 @@
+/** The caller's network address, from whichever host runs the handler, and through the proxies the operator trusts. */
+import ipaddr from 'ipaddr.js';
+import type { PetStoreContext, ResolvedOptions } from '../options.ts';
+
+/** What the hosts we know put in the server context, read structurally so src/ imports no runtime. */
+interface HostContext {
+  /** node:http, Express, Koa, Fastify (through @whatwg-node/server's request listener). */
+  readonly req?: { readonly socket?: { readonly remoteAddress?: string } };
+  /** @hono/node-server's `c.env`, which Hono's `app.mount` passes on. */
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } };
+  /** Deno.serve's handler info, when `Deno.serve(petstore)` calls the handler directly. */
+  readonly remoteAddr?: { readonly hostname?: string };
+  /** Bun's server, when `Bun.serve({ fetch: petstore.fetch })` calls the handler directly. */
+  readonly requestIP?: (request: Request) => { readonly address?: string } | null;
+}
+
+/** The address of the peer that opened the connection, as the host reports it. */
+function peerAddress(request: Request, context: PetStoreContext): string | undefined {
+  const host = context as HostContext;
+  if (context.clientAddress !== undefined) return context.clientAddress;
+  if (typeof host.requestIP === 'function') return host.requestIP(request)?.address ?? undefined;
+  return host.remoteAddr?.hostname ?? host.req?.socket?.remoteAddress ?? host.incoming?.socket?.remoteAddress;
+}
+
+/**
+ * The function that names a request's caller: the `clientAddress` option when given; else the
+ * peer the host reports; with `trustProxy`, the address the trusted proxies say they forwarded
+ * for (RFC 7239 `Forwarded`, else `X-Forwarded-For`), walking back from the peer as long as each
+ * hop is trusted. Bad `trustProxy` ranges throw a TypeError now, not on a request.
+ */
+export function createCallerAddress(options: ResolvedOptions): (request: Request, context: PetStoreContext) => string | undefined {
+  const { clientAddress, trustProxy } = options;
+  if (clientAddress) return clientAddress;
+  const trusted = trustOf(trustProxy);
+  if (!trusted) return peerAddress;
+  return (request, context) => {
+    const peer = peerAddress(request, context);
+    if (peer === undefined) return undefined;
+    // Nearest first: the peer, then each address the proxies appended, right to left.
+    const hops = [peer, ...forwardedFor(request.headers).reverse()];
+    let hop = 0;
+    while (hop < hops.length - 1 && trusted(hops[hop]!, hop)) hop++;
+    return hops[hop];
+  };
+}
+
+/** Whether the hop at `index` (0: the peer) is a proxy to believe, or `undefined` to believe none. */
+function trustOf(trustProxy: number | readonly string[]): ((address: string, index: number) => boolean) | undefined {
+  if (typeof trustProxy === 'number') return trustProxy > 0 ? (_address, index) => index < trustProxy : undefined;
+  if (trustProxy.length === 0) return undefined;
+  const ranges = trustProxy.map((range) => {
+    try {
+      return range.includes('/') ? ipaddr.parseCIDR(range) : ([ipaddr.parse(range), ipaddr.parse(range).kind() === 'ipv4' ? 32 : 128] as const);
+    } catch {
+      throw new TypeError(`trustProxy: "${range}" is not an IP address or CIDR range`);
+    }
+  });
+  return (address) => {
+    const ip = parsed(address);
+    return ip !== undefined && ranges.some(([network, bits]) => ip.kind() === network.kind() && ip.match(network, bits));
+  };
+}
+
+/** An address as ipaddr.js reads it, IPv4-mapped IPv6 as IPv4; `undefined` when it is none. */
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  const ip = ipaddr.parse(address);
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+}
+
+/** The `for=` addresses of `Forwarded` (ports and brackets dropped), else those of `X-Forwarded-For`, in header order. */
+function forwardedFor(headers: Headers): string[] {
+  const forwarded = headers.get('forwarded');
+  if (forwarded !== null) {
+    return [...forwarded.matchAll(/(?:^|[;,])\s*for=("[^"]*"|[^;,\s]*)/gi)].map(([, value]) => {
+      const text = value!.replace(/^"|"$/g, '');
+      // RFC 7239 §6: an IPv6 node is bracketed, and either kind may carry a port.
+      return /^\[([^\]]+)\]/.exec(text)?.[1] ?? text.replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
+    });
+  }
+  return (headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
