@@ -19,7 +19,24 @@ function peerAddress(request: Request, context: PetStoreContext): string | undef
   const host = context as HostContext;
   if (context.clientAddress !== undefined) return context.clientAddress;
   if (typeof host.requestIP === 'function') return host.requestIP(request)?.address ?? undefined;
-  return host.remoteAddr?.hostname ?? host.req?.socket?.remoteAddress ?? host.incoming?.socket?.remoteAddress;
+  return denoRemoteHost(context) ?? host.req?.socket?.remoteAddress ?? host.incoming?.socket?.remoteAddress;
+}
+
+/**
+ * Deno's `remoteAddr`. @whatwg-node hands the handler `Object.create(info)`, and Deno's getter
+ * reads a private field that only the real `ServeHandlerInfo` has: so each object up the
+ * prototype chain is asked until one answers.
+ */
+function denoRemoteHost(context: PetStoreContext): string | undefined {
+  for (let object: object | null = context; object !== null && object !== Object.prototype; object = Object.getPrototypeOf(object)) {
+    try {
+      const hostname = (object as HostContext).remoteAddr?.hostname;
+      if (hostname !== undefined) return hostname;
+    } catch {
+      // A wrapper around the info: its prototype is the object the getter belongs to.
+    }
+  }
+  return undefined;
 }
 
 /**

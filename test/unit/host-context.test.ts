@@ -13,9 +13,21 @@ async function anonymousRemaining(store: ReturnType<typeof petstore>, context: o
   return Number(response.headers.get('x-ratelimit-remaining'));
 }
 
+/** Shaped like Deno's ServeHandlerInfo: `remoteAddr` is a getter over private state, which a wrapper object cannot read. */
+class DenoHandlerInfo {
+  readonly #remote: { hostname: string };
+  constructor(hostname: string) {
+    this.#remote = { hostname };
+  }
+  get remoteAddr() {
+    return this.#remote;
+  }
+}
+
 describe('the caller address each host reports', () => {
   it.each([
     ['Deno.serve handler info', (ip: string) => ({ remoteAddr: { hostname: ip, port: 1, transport: 'tcp' } })],
+    ['Deno.serve handler info with private state, as Deno builds it', (ip: string) => new DenoHandlerInfo(ip)],
     ['Bun server', (ip: string) => ({ requestIP: () => ({ address: ip, family: 'IPv4', port: 1 }) })],
     ['@hono/node-server env', (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } })],
     ['an adapter\'s clientAddress', (ip: string) => ({ clientAddress: ip })],
