@@ -26,8 +26,8 @@ async function runUntil(file: string, pattern: RegExp, env: Record<string, strin
 const auth = { authorization: 'Bearer demo-key', 'content-type': 'application/json' };
 
 describe('examples', () => {
-  it('node-serve: serves the API on its own server', async () => {
-    const [, url] = await runUntil('examples/node-serve/index.js', /listening on (\S+)/, { PORT: '0' });
+  it('node-serve: serves the API on its own server with the keys in PETSTORE_API_KEYS', async () => {
+    const [, url] = await runUntil('examples/node-serve/index.js', /listening on (\S+)/, { PORT: '0', PETSTORE_API_KEYS: 'demo-key:free' });
     const created = await fetch(`${url}/pets`, { method: 'POST', headers: auth, body: '{"name":"Rex","categoryId":1}' });
     expect(created.status).toBe(201);
     expect(await (await fetch(`${url}/pets`, { headers: auth })).json()).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }]);

@@ -1,7 +1,8 @@
 /** petstore-service/bun: the Pet Store on Bun.serve, passing each client's address on for rate limits. */
-import { createPetStore, type ListeningPetStore, type ListenOptions } from '../../src/index.ts';
+import { LISTEN_OPTION_NAMES, listening, originOf, readServeArguments, type Serve } from '../../src/listening.ts';
 
 export { createPetStore } from '../../src/index.ts';
+export type { ListeningPetStore, ListenOptions, Serve, ServeOptions } from '../../src/listening.ts';
 
 /** The slice of Bun's API this adapter uses, so it type-checks without Bun's types. */
 interface BunServer {
@@ -16,30 +17,26 @@ declare const Bun: {
     hostname?: string;
     fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
   }): BunServer;
+  env: Record<string, string | undefined>;
 };
 
-/** Options of {@link serve}: the store's options plus where to listen. */
-export interface BunServeOptions extends ListenOptions {
-  /** Interface to bind. Default `127.0.0.1`. */
-  readonly hostname?: string;
-}
-
 /**
- * Starts the Pet Store with `Bun.serve`.
+ * Starts the Pet Store with `Bun.serve`: `serve(options)` makes a store, `serve(handler,
+ * listenOptions)` serves one you have. Keys come from `apiKeys`, else from `PETSTORE_API_KEYS`.
+ * See {@link Serve}.
  *
  * @example
  * import { serve } from 'petstore-service/bun';
- * const { url } = serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
+ * const { url, close } = await serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
  */
-export function serve(options: BunServeOptions = {}): ListeningPetStore {
-  const { port = 8080, hostname = '127.0.0.1', handler, ...storeOptions } = options;
-  const petstore = handler ?? createPetStore(storeOptions);
+export const serve: Serve = async (...args: unknown[]) => {
+  const plan = readServeArguments(args, { listenOptionNames: LISTEN_OPTION_NAMES, env: (name) => Bun.env[name] });
+  const { petstore, port, hostname } = plan;
   const server = Bun.serve({
     port,
     hostname,
     fetch: (request, bunServer) => petstore.fetch(request, { clientAddress: bunServer.requestIP(request)?.address }),
   });
-  const close = () => server.stop();
-  const url = `http://${server.hostname}:${server.port}${storeOptions.basePath ?? '/v1'}`;
-  return { url, petstore, close, [Symbol.asyncDispose]: close };
-}
+  // stop() without `true` lets in-flight requests finish before it resolves.
+  return listening(originOf(server.hostname, server.port), plan, () => server.stop());
+};

@@ -1,7 +1,8 @@
 /** petstore-service/deno: the Pet Store on Deno.serve, passing each client's address on for rate limits. */
-import { createPetStore, type ListeningPetStore, type ListenOptions } from '../../src/index.ts';
+import { LISTEN_OPTION_NAMES, listening, originOf, readServeArguments, type Serve } from '../../src/listening.ts';
 
 export { createPetStore } from '../../src/index.ts';
+export type { ListeningPetStore, ListenOptions, Serve, ServeOptions } from '../../src/listening.ts';
 
 /** The slice of the Deno namespace this adapter uses, so it type-checks without Deno's types. */
 interface DenoServeHandlerInfo {
@@ -9,7 +10,6 @@ interface DenoServeHandlerInfo {
 }
 interface DenoHttpServer {
   readonly addr: { readonly hostname: string; readonly port: number };
-  readonly finished: Promise<void>;
   shutdown(): Promise<void>;
 }
 declare const Deno: {
@@ -17,28 +17,33 @@ declare const Deno: {
     options: { port?: number; hostname?: string; onListen?: (addr: { hostname: string; port: number }) => void },
     handler: (request: Request, info: DenoServeHandlerInfo) => Response | Promise<Response>,
   ): DenoHttpServer;
+  env: { get(name: string): string | undefined };
+  permissions: { querySync(descriptor: { name: 'env'; variable: string }): { readonly state: string } };
 };
 
-/** Options of {@link serve}: the store's options plus where to listen. */
-export interface DenoServeOptions extends ListenOptions {
-  /** Interface to bind. Default `127.0.0.1`. */
-  readonly hostname?: string;
+/**
+ * An environment variable, or `undefined` without `--allow-env`: asking first means a missing
+ * permission neither throws nor stops a server to prompt on its terminal.
+ */
+function permittedEnv(name: string): string | undefined {
+  return Deno.permissions.querySync({ name: 'env', variable: name }).state === 'granted' ? Deno.env.get(name) : undefined;
 }
 
 /**
- * Starts the Pet Store with `Deno.serve`.
+ * Starts the Pet Store with `Deno.serve`: `serve(options)` makes a store, `serve(handler,
+ * listenOptions)` serves one you have. Keys come from `apiKeys`, else from `PETSTORE_API_KEYS`
+ * (read only under `--allow-env`). See {@link Serve}.
  *
  * @example
  * import { serve } from 'petstore-service/deno';
- * const { url } = serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
+ * const { url, close } = await serve({ port: 8080, apiKeys: { 'my-key': 'free' } });
  */
-export function serve(options: DenoServeOptions = {}): ListeningPetStore {
-  const { port = 8080, hostname = '127.0.0.1', handler, ...storeOptions } = options;
-  const petstore = handler ?? createPetStore(storeOptions);
+export const serve: Serve = async (...args: unknown[]) => {
+  const plan = readServeArguments(args, { listenOptionNames: LISTEN_OPTION_NAMES, env: permittedEnv });
+  const { petstore, port, hostname } = plan;
+  // onListen replaces Deno's own "Listening on" line: the caller prints the URL it wants.
   const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) =>
     petstore.fetch(request, { clientAddress: info.remoteAddr.hostname }),
   );
-  const close = () => server.shutdown();
-  const url = `http://${server.addr.hostname}:${server.addr.port}${storeOptions.basePath ?? '/v1'}`;
-  return { url, petstore, close, [Symbol.asyncDispose]: close };
-}
+  return listening(originOf(server.addr.hostname, server.addr.port), plan, () => server.shutdown());
+};

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
   const handler = chaos(createPetStore({ apiKeys }), settings);
-  const { url } = await serve({ port: settings.port, host: settings.host, handler, handleSignals: true });
+  const { url } = await serve(handler, { port: settings.port, hostname: settings.host, handleSignals: true });
   const lines = [`Pet Store API listening on ${url}`];
   if (settings.delayMs || settings.failRate) {
     lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);

@@ -2,18 +2,27 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPetStore, type ListeningPetStore, type ListenOptions } from '../../src/index.ts';
+import {
+  LISTEN_OPTION_NAMES,
+  listening,
+  NODE_ONLY_OPTION_NAMES,
+  originOf,
+  readServeArguments,
+  type ListeningPetStore,
+  type ListenOptions,
+  type Serve,
+  type ServeOptions as ServeOptionsOf,
+} from '../../src/listening.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { gracefulCloser } from './shutdown.ts';
 
 export { createPetStore } from '../../src/index.ts';
+export type { ListeningPetStore, ListenOptions, Serve } from '../../src/listening.ts';
 export { answerClientErrors } from './client-errors.ts';
 
-/** Options of {@link serve}: the store's options plus where and how to listen. */
-export interface ServeOptions extends ListenOptions {
-  /** Interface to bind. Default `127.0.0.1`, so nothing is exposed by accident. */
-  readonly host?: string;
-  /** Close gracefully on SIGINT and SIGTERM, then let the process exit. Default `false`. */
+/** {@link ListenOptions} plus what only node:http offers: deadlines, and closing on signals. */
+export interface NodeListenOptions extends ListenOptions {
+  /** Close gracefully on SIGINT and SIGTERM, then let the process exit. Default `false`: a library should not take over your process's signals. */
   readonly handleSignals?: boolean;
   /** How long a graceful close waits for in-flight requests before cutting connections. Default 10 s. */
   readonly shutdownTimeoutMs?: number;
@@ -25,33 +34,48 @@ export interface ServeOptions extends ListenOptions {
   readonly keepAliveTimeoutMs?: number;
 }
 
-/** A Pet Store listening on node:http. `await using` closes it. */
+/**
+ * Options of `serve(options)` on Node: the store's options plus {@link NodeListenOptions}.
+ *
+ * @example
+ * const options: ServeOptions = { port: 0, apiKeys: { 'my-key': 'free' }, requestTimeoutMs: 5_000 };
+ */
+export type ServeOptions = ServeOptionsOf<NodeListenOptions>;
+
+/**
+ * A Pet Store listening on node:http. `await using` closes it.
+ *
+ * @example
+ * const { server } = await serve({ port: 0 });
+ * server.on('connection', (socket) => socket.setNoDelay(true));
+ */
 export interface RunningPetStore extends ListeningPetStore {
   /** The underlying server, for extra listeners or inspection. */
   readonly server: Server;
 }
 
 /**
- * Starts the Pet Store on node:http.
+ * Starts the Pet Store on node:http: `serve(options)` makes a store, `serve(handler, listenOptions)`
+ * serves one you have. Keys come from `apiKeys`, else from `PETSTORE_API_KEYS`. See {@link Serve}.
  *
  * @example
  * const { url, close } = await serve({ port: 0, apiKeys: { 'my-key': 'free' } });
  * await fetch(`${url}/pets`, { headers: { Authorization: 'Bearer my-key' } });
  * await close();
  */
-export async function serve(options: ServeOptions = {}): Promise<RunningPetStore> {
+export const serve: Serve<NodeListenOptions, RunningPetStore> = async (...args: unknown[]) => {
+  const plan = readServeArguments<NodeListenOptions>(args, {
+    listenOptionNames: [...LISTEN_OPTION_NAMES, ...NODE_ONLY_OPTION_NAMES],
+    env: (name) => process.env[name],
+  });
+  const { petstore, port, hostname } = plan;
   const {
-    port = 8080,
-    host = '127.0.0.1',
     handleSignals = false,
     shutdownTimeoutMs = 10_000,
     headersTimeoutMs = 10_000,
     requestTimeoutMs = 30_000,
     keepAliveTimeoutMs = 5_000,
-    handler,
-    ...storeOptions
-  } = options;
-  const petstore = handler ?? createPetStore(storeOptions);
+  } = plan.listen;
   // Node refuses headers due after the whole request; a 0 turns a deadline off.
   const headersTimeout = requestTimeoutMs > 0 && headersTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs;
   const deadlines = [headersTimeout, requestTimeoutMs].filter((ms) => ms > 0);
@@ -67,20 +91,16 @@ export async function serve(options: ServeOptions = {}): Promise<RunningPetStore
   // Before the handler, so the bookkeeping sees each response before anything is written to it.
   answerClientErrors(server);
   server.on('request', petstore);
-  const close = gracefulCloser(server, () => petstore.dispose(), shutdownTimeoutMs);
-  server.listen(port, host);
+  const stop = gracefulCloser(server, () => {}, shutdownTimeoutMs);
+  server.listen(port, hostname);
   await once(server, 'listening');
+  const { address, port: boundPort } = server.address() as AddressInfo;
+  const result = listening(originOf(address, boundPort), plan, stop, { server });
   if (handleSignals) {
-    const onSignal = () => void close();
+    const onSignal = () => void result.close();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     server.once('close', () => process.off('SIGINT', onSignal).off('SIGTERM', onSignal));
   }
-  const url = `${originOf(server.address() as AddressInfo)}${storeOptions.basePath ?? '/v1'}`;
-  return { url, server, petstore, close, [Symbol.asyncDispose]: close };
-}
-
-function originOf({ address, family, port }: AddressInfo): string {
-  const host = address === '0.0.0.0' || address === '::' ? 'localhost' : address;
-  return family === 'IPv6' && host !== 'localhost' ? `http://[${host}]:${port}` : `http://${host}:${port}`;
-}
+  return result;
+};

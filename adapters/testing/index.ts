@@ -1,24 +1,29 @@
 /** petstore-service/testing: the fake backend kit, and listen() on whichever runtime runs the tests. */
-import type { ListeningPetStore, PetStore } from '../../src/index.ts';
+import type { ListeningPetStore, ListenOptions, PetStore } from '../../src/index.ts';
+import { LISTEN_OPTION_NAMES } from '../../src/listening.ts';
+import { assertKnownOptions } from '../../src/options.ts';
 import { serve as serveOnBun } from '../bun/index.ts';
 import { serve as serveOnDeno } from '../deno/index.ts';
 import { serve as serveOnNode } from '../node/index.ts';
 
 export * from '../../src/testing/index.ts';
 
-
 /**
  * Serves `handler` on an ephemeral port of 127.0.0.1, with Deno.serve, Bun.serve or node:http,
- * whichever runtime this is. For clients that insist on a URL; most tests can use
- * `handler.fetch` with no network at all.
+ * whichever runtime this is: that runtime's `serve(handler, { port: 0, ...options })`. The URL
+ * ends in the handler's base path. For clients that insist on a URL; most tests can use
+ * `handler.fetch` with no network at all. `close()` leaves the handler usable.
  *
+ * @param options - `port`, `hostname` and `signal`, as `serve` takes them; any other name is a TypeError.
  * @example
  * await using server = await listen(createTestPetStore());
  * await fetch(`${server.url}/pets`);
  */
-export async function listen(handler: PetStore & { readonly basePath?: string }): Promise<ListeningPetStore> {
-  const options = { port: 0, handler, basePath: handler.basePath ?? '/v1' };
-  if ('Deno' in globalThis) return serveOnDeno(options);
-  if ('Bun' in globalThis) return serveOnBun(options);
-  return serveOnNode(options);
+export async function listen(handler: PetStore, options: ListenOptions = {}): Promise<ListeningPetStore> {
+  // Only the options every runtime has: a test must not pass on one runtime and throw on another.
+  assertKnownOptions(options, LISTEN_OPTION_NAMES, 'listen');
+  const listenOptions = { port: 0, ...options };
+  if ('Deno' in globalThis) return serveOnDeno(handler, listenOptions);
+  if ('Bun' in globalThis) return serveOnBun(handler, listenOptions);
+  return serveOnNode(handler, listenOptions);
 }

@@ -1,11 +1,8 @@
-/** Serve the Pet Store on Deno: `deno run --allow-net --allow-env --allow-read examples/deno/server.ts`. */
-import { parseApiKeys } from 'petstore-service';
+/** Serve the Pet Store on Deno: `PETSTORE_API_KEYS=demo-key:free deno run --allow-net --allow-env examples/deno/server.ts`. */
 import { serve } from 'petstore-service/deno';
 
 declare const Deno: { env: { get(name: string): string | undefined } };
 
-const { url } = serve({
-  port: Number(Deno.env.get('PORT') ?? 8080),
-  apiKeys: parseApiKeys(Deno.env.get('PETSTORE_API_KEYS') ?? 'demo-key:free'),
-});
+// No `apiKeys` here: serve() reads PETSTORE_API_KEYS (`key:plan,…`) itself.
+const { url } = await serve({ port: Number(Deno.env.get('PORT') ?? 8080) });
 console.log(`Pet Store on Deno listening on ${url}`);

@@ -9,7 +9,7 @@ const apiKeys = Object.fromEntries((process.env.FLOOD_KEYS ?? '').split(',').map
 if (!Number.isSafeInteger(now) || Object.keys(apiKeys).length === 0) throw new Error('FLOOD_NOW and FLOOD_KEYS must be set');
 
 // `::` takes IPv6 and, dual-stack, IPv4 too: IPv4 peers then arrive as `::ffff:127.x.y.z`.
-const { url } = await serve({ port: 0, host: '::', apiKeys, now: () => now, onError: (error) => console.error(error) });
+const { url } = await serve({ port: 0, hostname: '::', apiKeys, now: () => now, onError: (error) => console.error(error) });
 console.log(`listening on ${url}`);
 
 // A `memory` line on stdin answers with the live heap after a full GC (node --expose-gc):

@@ -1,6 +1,8 @@
-/** petstore-service/node: URL, await using, graceful close. */
-import { describe, expect, it } from 'vitest';
-import { memoryPetStorage, type PetStorage } from '../../src/index.ts';
+/** petstore-service/node: URL, await using, graceful close, and what serve() and listen() accept. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serve } from '../../adapters/node/index.ts';
+import { listen } from '../../adapters/testing/index.ts';
+import { createPetStore, memoryPetStorage, type ListeningPetStore, type PetStorage } from '../../src/index.ts';
 import { KEY, startServer } from '../helpers/server.ts';
 
 describe('petstore-service/node serve()', () => {
@@ -31,5 +33,75 @@ describe('petstore-service/node serve()', () => {
     expect((await inFlight).status).toBe(200);
     await closing;
     await expect(fetch(`${server.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } })).rejects.toThrow();
+  });
+});
+
+describe('serve() and listen() arguments', () => {
+  const listening: ListeningPetStore[] = [];
+  afterEach(async () => {
+    await Promise.all(listening.splice(0).map((server) => server.close()));
+    vi.unstubAllEnvs();
+  });
+  const started = <T extends ListeningPetStore>(server: T) => (listening.push(server), server);
+
+  it('serves a handler passed first at a URL ending in its base path, and leaves it usable after close', async () => {
+    const petstore = createPetStore({ basePath: '/api', apiKeys: { k: 'free' } });
+    const server = await serve(petstore, { port: 0 });
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    expect(server.petstore).toBe(petstore);
+    expect((await fetch(`${server.url}/pets`, { headers: { authorization: 'Bearer k' } })).status).toBe(200);
+    await server.close();
+    expect((await petstore.fetch('http://x/api/pets', { headers: { authorization: 'Bearer k' } })).status).toBe(200);
+  });
+
+  it('takes its keys from PETSTORE_API_KEYS when apiKeys is not given, and apiKeys over it when it is', async () => {
+    vi.stubEnv('PETSTORE_API_KEYS', 'env-key:free');
+    const fromEnv = started(await serve({ port: 0 }));
+    expect((await fetch(`${fromEnv.url}/pets`, { headers: { authorization: 'Bearer env-key' } })).status).toBe(200);
+    const fromOptions = started(await serve({ port: 0, apiKeys: { 'option-key': 'free' } }));
+    expect((await fetch(`${fromOptions.url}/pets`, { headers: { authorization: 'Bearer env-key' } })).status).toBe(401);
+    expect((await fetch(`${fromOptions.url}/pets`, { headers: { authorization: 'Bearer option-key' } })).status).toBe(200);
+  });
+
+  it('refuses a malformed PETSTORE_API_KEYS at startup, naming the variable and never the key', async () => {
+    vi.stubEnv('PETSTORE_API_KEYS', 'good-key:free,topsecret:gold');
+    const error = await serve({ port: 0 }).then(() => undefined, (e: Error) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error?.message).toMatch(/^serve: PETSTORE_API_KEYS: API key entry 2: the plan/);
+    expect(error?.message).not.toContain('topsecret');
+  });
+
+  it.each<[string, unknown[], RegExp]>([
+    ['a misspelt option', [{ prot: 0 }], /^serve: unknown option "prot"; the options are .*port, hostname, signal, handleSignals/],
+    ['host, now hostname', [{ host: '127.0.0.1' }], /^serve: unknown option "host"; the interface option is "hostname"$/],
+    ['a handler inside the options', [{ handler: createPetStore() }], /^serve: a handler is not an option; pass it first/],
+    ['store options next to a handler', [createPetStore(), { apiKeys: { k: 'free' } }], /^serve: "apiKeys" is a store option/],
+    ['a second argument after options', [{ port: 0 }, { port: 0 }], /^serve: takes serve\(options\) or serve\(handler, listenOptions\)/],
+    ['a port out of range', [{ port: 70_000 }], /^serve: port must be an integer from 0 to 65535$/],
+  ])('refuses %s with a TypeError before listening', async (_, args, message) => {
+    const error = await (serve as (...a: unknown[]) => Promise<ListeningPetStore>)(...args).then(() => undefined, (e: Error) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error?.message).toMatch(message);
+  });
+
+  it('closes when its signal aborts, and close() then resolves at once', async () => {
+    const controller = new AbortController();
+    const server = await serve({ port: 0, signal: controller.signal });
+    controller.abort();
+    await server.close();
+    await expect(fetch(`${server.url}/openapi.json`)).rejects.toThrow();
+  });
+
+  it('listen(handler) answers at a URL ending in the handler base path', async () => {
+    const server = started(await listen(createPetStore({ basePath: '/api' })));
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
+  });
+
+  it('listen refuses options other than port, hostname and signal, even those node:http has', async () => {
+    const listenWith = listen as (handler: unknown, options: object) => Promise<ListeningPetStore>;
+    await expect(listenWith(createPetStore(), { handleSignals: true })).rejects.toThrow(
+      new TypeError('listen: unknown option "handleSignals"; the options are port, hostname, signal'),
+    );
   });
 });

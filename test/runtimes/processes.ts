@@ -1,5 +1,5 @@
-/** Starting example servers as child processes on real runtimes, and finding those runtimes. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+/** Starting example servers and probe programs as child processes on real runtimes, and finding those runtimes. */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -68,4 +68,18 @@ export function devBinary(name: string): string {
   const binary = resolve('node_modules/.bin', name);
   if (!existsSync(binary)) throw new Error(`${name} is not installed: run npm install (it is a dev dependency)`);
   return binary;
+}
+
+/**
+ * Runs `command args` to completion with `env` and parses the last line it prints as JSON.
+ * Rejects with its output when it fails or runs past 60 s.
+ */
+export function runJsonProcess(command: string, args: string[], env: Record<string, string>): Promise<unknown> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(command, args, { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const last = stdout.trimEnd().split('\n').at(-1) ?? '';
+      if (error) reject(new Error(`${command} ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
+      else resolvePromise(JSON.parse(last));
+    });
+  });
 }
