@@ -30,6 +30,8 @@ export function describeHttpConformance(runtime: string, start: () => Promise<Ru
     let server: RuntimeServer;
     const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { ...auth, ...init.headers } });
     const create = (pet: object) => api('/pets', { method: 'POST', headers: json, body: JSON.stringify(pet) });
+    // The path the API answers under, from the URL the server printed: `/v1` alone, `/api/v1` when mounted.
+    const basePath = () => new URL(server.url).pathname.replace(/\/$/, '');
 
     beforeAll(async () => {
       server = await start();
@@ -41,12 +43,12 @@ export function describeHttpConformance(runtime: string, start: () => Promise<Ru
       expect(created.status).toBe(201);
       const pet = await created.json();
       expect(pet).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 7, status: 'sold' });
-      expect(created.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
+      expect(created.headers.get('location')).toBe(`${basePath()}/pets/${pet.id}`);
       const fetched = await api(`/pets/${pet.id}`);
       expect(await fetched.json()).toEqual(pet);
       expect(fetched.headers.get('deprecation')).toBe('@1767225600');
       expect(fetched.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
-      expect(fetched.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+      expect(fetched.headers.get('link')).toBe(`<${basePath()}/pets>; rel="successor-version"`);
     });
 
     it('pages through pets in ascending id order with Link rel="next"', async () => {
@@ -58,6 +60,7 @@ export function describeHttpConformance(runtime: string, start: () => Promise<Ru
         ids.push(...(await response.json()).map((p: { id: number }) => p.id));
         const link = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
         // Links are relative to the host: resolved against the URL the client asked, as a browser does.
+        if (link) expect(link.split('?')[0]).toBe(`${basePath()}/pets`);
         next = link && new URL(link, next).href;
       }
       expect(ids.length).toBeGreaterThanOrEqual(5);
@@ -93,7 +96,9 @@ export function describeHttpConformance(runtime: string, start: () => Promise<Ru
       expect(head.status).toBe(200);
       expect(await head.text()).toBe('');
       const document = await fetch(`${server.url}/openapi.json`);
-      expect((await document.json()).openapi).toBe('3.1.0');
+      const { openapi, servers } = await document.json();
+      expect(openapi).toBe('3.1.0');
+      expect(servers).toEqual([{ url: basePath() }]);
     });
 
     it('answers 415 for a non-JSON body and 413 past 64 KiB, declared or streamed', async () => {

@@ -1,0 +1,30 @@
+/** The README's "Mount it in your server" recipes are the runnable examples, line for line, each within ten lines of code. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLES } from './examples.ts';
+
+const readme = readFileSync('README.md', 'utf8');
+const FILES = { express: 'express/index.js', fastify: 'fastify/index.js', koa: 'koa/index.js', hono: 'hono/index.js', node: 'node/index.js', deno: 'deno/server.ts', bun: 'bun/server.ts' };
+
+/** The lines between `// #region recipe` and `// #endregion recipe`: what a reader copies. */
+function recipe(file: string): string {
+  const source = readFileSync(`examples/mount/${file}`, 'utf8');
+  const region = /\/\/ #region recipe\n([\s\S]*?)\/\/ #endregion recipe\n/.exec(source);
+  if (!region) throw new Error(`${file} marks no recipe region`);
+  return region[1]!;
+}
+
+describe('README: Mount it in your server', () => {
+  it.each(EXAMPLES)('shows the %s recipe exactly as its example runs it, under its npm run command', (name) => {
+    const section = readme.slice(readme.indexOf('## Mount it in your server'), readme.indexOf('## Use it from code'));
+    expect(section).toContain(`npm run example:${name}\``);
+    expect(section).toContain(`\n${recipe(FILES[name])}\`\`\``);
+  });
+
+  it.each(EXAMPLES)('keeps the %s recipe to at most 10 lines of code past its imports', (name) => {
+    const code = recipe(FILES[name])
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !/^\s*(import |\/\/|\/\*\*)/.test(line));
+    expect(code.length).toBeLessThanOrEqual(10);
+  });
+});
