@@ -78,7 +78,11 @@ export function render(
   if (reply.headers?.Link && headers.Link) all.Link = `${reply.headers.Link}, ${headers.Link}`;
   if (reply.body === undefined && reply.json === undefined) return new ResponseClass(null, { status: reply.status, headers: all });
   all['Content-Type'] = 'application/json';
-  return new ResponseClass(head ? null : (reply.json ?? JSON.stringify(reply.body)), { status: reply.status, headers: all });
+  const json = reply.json ?? JSON.stringify(reply.body);
+  if (!head) return new ResponseClass(json, { status: reply.status, headers: all });
+  // HEAD tells the length GET would send (RFC 9110 §9.3.2); Deno and Bun would say 0 for no body.
+  all['Content-Length'] = String(new TextEncoder().encode(json).byteLength);
+  return new ResponseClass(null, { status: reply.status, headers: all });
 }
 
 /** A rendered error: what the fault injectors of the testing kit answer with. */

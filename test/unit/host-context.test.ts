@@ -121,6 +121,14 @@ describe('bodies the host already parsed', () => {
 });
 
 describe('the Response a fetch host gets', () => {
+  it('answers HEAD with the Content-Length of the GET body, so Deno and Bun do not announce 0', async () => {
+    const store = petstore();
+    await store.fetch(new Request('http://x/v1/pets', { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }));
+    const get = await store.fetch(new Request('http://x/v1/pets', { headers: authed }));
+    const head = await store.fetch(new Request('http://x/v1/pets', { method: 'HEAD', headers: authed }));
+    expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(await get.text()).byteLength));
+  });
+
   it('is the runtime\'s own Response class, HEAD included, so hosts such as Hono can read and clone it', async () => {
     const store = petstore();
     for (const method of ['GET', 'HEAD']) {
