@@ -16,24 +16,29 @@ interface HostContext {
 
 /** The address of the peer that opened the connection, as the host reports it. */
 function peerAddress(request: Request, context: PetStoreContext): string | undefined {
-  const host = context as HostContext;
   if (context.clientAddress !== undefined) return context.clientAddress;
-  if (typeof host.requestIP === 'function') return host.requestIP(request)?.address ?? undefined;
-  return denoRemoteHost(context) ?? host.req?.socket?.remoteAddress ?? host.incoming?.socket?.remoteAddress;
+  const host = context as HostContext;
+  return (
+    askHost(context, (object) => (typeof object.requestIP === 'function' ? (object.requestIP(request)?.address ?? undefined) : undefined)) ??
+    askHost(context, (object) => object.remoteAddr?.hostname) ??
+    host.req?.socket?.remoteAddress ??
+    host.incoming?.socket?.remoteAddress
+  );
 }
 
 /**
- * Deno's `remoteAddr`. @whatwg-node hands the handler `Object.create(info)`, and Deno's getter
- * reads a private field that only the real `ServeHandlerInfo` has: so each object up the
- * prototype chain is asked until one answers.
+ * The first answer `ask` gets from the context or an object up its prototype chain.
+ * @whatwg-node hands the handler `Object.create(hostObject)`, and what the host put there only
+ * works on the real object: Deno's `remoteAddr` getter reads a private field, and Bun's
+ * `requestIP` insists on its own server as `this`.
  */
-function denoRemoteHost(context: PetStoreContext): string | undefined {
+function askHost<T>(context: PetStoreContext, ask: (object: HostContext) => T | undefined): T | undefined {
   for (let object: object | null = context; object !== null && object !== Object.prototype; object = Object.getPrototypeOf(object)) {
     try {
-      const hostname = (object as HostContext).remoteAddr?.hostname;
-      if (hostname !== undefined) return hostname;
+      const answer = ask(object as HostContext);
+      if (answer !== undefined) return answer;
     } catch {
-      // A wrapper around the info: its prototype is the object the getter belongs to.
+      // A wrapper around the host's object: its prototype is the object itself.
     }
   }
   return undefined;

@@ -13,6 +13,19 @@ async function anonymousRemaining(store: ReturnType<typeof petstore>, context: o
   return Number(response.headers.get('x-ratelimit-remaining'));
 }
 
+/** Shaped like Bun's Server: `requestIP` refuses any `this` but the server itself. */
+class BunServer {
+  readonly #ip: string;
+  constructor(ip: string) {
+    this.#ip = ip;
+  }
+  requestIP(_request: Request) {
+    // Bun checks the native object behind `this`; an object made from the server fails it.
+    if (Object.getPrototypeOf(this) !== BunServer.prototype) throw new TypeError('Expected this to be instanceof Server');
+    return { address: this.#ip, family: 'IPv4', port: 1 };
+  }
+}
+
 /** Shaped like Deno's ServeHandlerInfo: `remoteAddr` is a getter over private state, which a wrapper object cannot read. */
 class DenoHandlerInfo {
   readonly #remote: { hostname: string };
@@ -28,6 +41,7 @@ describe('the caller address each host reports', () => {
   it.each([
     ['Deno.serve handler info', (ip: string) => ({ remoteAddr: { hostname: ip, port: 1, transport: 'tcp' } })],
     ['Deno.serve handler info with private state, as Deno builds it', (ip: string) => new DenoHandlerInfo(ip)],
+    ['Bun server whose requestIP insists on its own this, as Bun\'s does', (ip: string) => new BunServer(ip)],
     ['Bun server', (ip: string) => ({ requestIP: () => ({ address: ip, family: 'IPv4', port: 1 }) })],
     ['@hono/node-server env', (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } })],
     ['an adapter\'s clientAddress', (ip: string) => ({ clientAddress: ip })],
