@@ -24,6 +24,13 @@ export interface PetStoreContext {
    * raw text or bytes. It is checked exactly like a body read from the request.
    */
   readonly body?: unknown;
+  /**
+   * The error the host's body parser failed with, if it did. A body it found too large (status
+   * 413, as body-parser, co-body and Fastify report it) is answered 413; text it could not parse
+   * (on the error as `body`, as body-parser and co-body keep it) is checked like a body the Pet
+   * Store read itself, so the answer is the same 400; anything else is a 400 for invalid JSON.
+   */
+  readonly bodyError?: unknown;
 }
 
 /** Options of {@link createPetStore}. Every one is optional. */

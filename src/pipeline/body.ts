@@ -1,5 +1,6 @@
 /** Reads a JSON request body: media type checked, bytes capped while streaming, keys screened. */
 import { ApiError } from '../errors.ts';
+import type { HostBody } from './edge.ts';
 
 /** Deepest nesting of arrays and objects a body may have; a pet needs 1, and deeper input only costs stack. */
 export const MAX_JSON_DEPTH = 32;
@@ -17,7 +18,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export async function readJsonObject(
   request: Request,
   maxBytes: number,
-  hostBody?: { readonly value: unknown },
+  hostBody?: HostBody,
 ): Promise<Record<string, unknown>> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError(415, 'unsupported_media_type', 'The request body must be JSON: send Content-Type: application/json.');
@@ -26,6 +27,7 @@ export async function readJsonObject(
   if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
     throw tooLarge(maxBytes);
   }
+  if (hostBody?.tooLarge) throw tooLarge(maxBytes);
   const bytes = hostBody ? bytesOf(hostBody.value) : await readBytes(request, maxBytes);
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   const text = decodeUtf8(bytes);

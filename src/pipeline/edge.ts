@@ -78,11 +78,23 @@ export function requestTarget(request: Request, context: PetStoreContext): Targe
   return { pathname: mounted ? url.pathname.slice(mountPath.length) : url.pathname, searchParams: url.searchParams, mountPath };
 }
 
+/** A body the host already read: its value, or the verdict of its parser that it was too large. */
+export type HostBody = { readonly value: unknown; readonly tooLarge?: undefined } | { readonly tooLarge: true };
+
+/** Stands for text a host's parser refused without keeping it: it is no JSON, whatever it was. */
+const NOT_JSON = '\u0000 (not JSON)';
+
 /**
  * The body the host already read, if it did: the context's `body`, or what a connect-style
  * parser (express.json()) left on the node request once it consumed the stream.
  */
-export function bodyReadByHost(context: PetStoreContext): { readonly value: unknown } | undefined {
+export function bodyReadByHost(context: PetStoreContext): HostBody | undefined {
+  const { bodyError } = context;
+  if (bodyError !== undefined && bodyError !== null) {
+    const failure = bodyError as { status?: unknown; statusCode?: unknown; body?: unknown };
+    if (failure.status === 413 || failure.statusCode === 413) return { tooLarge: true };
+    return { value: typeof failure.body === 'string' ? failure.body : NOT_JSON };
+  }
   if (context.body !== undefined) return { value: context.body };
   const node = nodeRequestOf(context);
   return node?.readableEnded && node.body !== undefined ? { value: node.body } : undefined;

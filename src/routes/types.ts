@@ -2,12 +2,13 @@
 import type { Reply } from '../errors.ts';
 import type { ResolvedOptions } from '../options.ts';
 import type { Caller } from '../pipeline/auth.ts';
+import type { HostBody } from '../pipeline/edge.ts';
 
 /** Everything an operation may use to answer one request. */
 export interface OperationContext {
   readonly request: Request;
   /** The body, when the host's own parser already read it from the request. */
-  readonly body: { readonly value: unknown } | undefined;
+  readonly body: HostBody | undefined;
   /** The query of the request target. */
   readonly query: URLSearchParams;
   /** Where URLs this API writes start: `publicUrl`, or the base path (a relative URL). */

@@ -128,6 +128,29 @@ describe('bodies the host already parsed', () => {
     expect(await fromHost.json()).toEqual(await fromStream.json());
   });
 
+  it.each([
+    ['status', { status: 413, type: 'entity.too.large' }],
+    ['statusCode', { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' }],
+  ])('answers a parser error with %s 413 with its own 413 payload_too_large', async (_, bodyError) => {
+    const response = await post(petstore(), { bodyError: Object.assign(new Error('too large'), bodyError) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 'payload_too_large', status: 413 });
+  });
+
+  it('answers text a parser could not parse with the same 400 as when it reads that text itself', async () => {
+    for (const raw of ['{"name":"Rex",', '{"name":"Rex","categoryId":1,"__proto__":{}}']) {
+      const fromHost = await post(petstore(), { bodyError: Object.assign(new SyntaxError('Unexpected end'), { status: 400, body: raw }) });
+      const fromStream = await post(petstore(), {}, raw);
+      expect(fromHost.status).toBe(400);
+      expect(await fromHost.json()).toEqual(await fromStream.json());
+    }
+  });
+
+  it('answers a parser error that kept no text with a 400 for invalid JSON', async () => {
+    const response = await post(petstore(), { bodyError: new SyntaxError('Unexpected token') });
+    expect(await response.json()).toMatchObject({ code: 'invalid_request', message: 'The request body is not valid JSON.' });
+  });
+
   it('refuses a parsed body larger than maxBodyBytes with 413', async () => {
     const response = await post(petstore({ maxBodyBytes: 64 }), { body: { name: 'x'.repeat(100), categoryId: 1 } });
     expect(response.status).toBe(413);
