@@ -1,5 +1,5 @@
 /** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
-import { createServerAdapter } from '@whatwg-node/server';
+import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
 import type { PetStore } from './handler.ts';
 import { ApiError, errorReply, render, type Reply } from './errors.ts';
 import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
@@ -81,7 +81,27 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     return render(reply, headers, request.method === 'HEAD', responseClassFor(context));
   }
 
-  return Object.assign(createServerAdapter<PetStoreContext>(handle), { basePath: config.basePath });
+  return toPetStore(createServerAdapter<PetStoreContext>(handle), config.basePath);
+}
+
+/** A Request, told apart from a node:http request (whose `headers` is a plain object). */
+function isRequest(input: unknown): input is Request {
+  return typeof input === 'object' && input !== null && typeof (input as Request).headers?.get === 'function' && 'url' in input;
+}
+
+/**
+ * The adapter as a {@link PetStore}. Requests go to its `handleRequest`: its `fetch` reads
+ * `request.signal` to race the answer against it, which makes Deno warn on every request (legacy
+ * abort semantics), and there is nothing in the handler to cancel. A URL and init become the
+ * runtime's own Request, leaving the caller's init untouched.
+ */
+export function toPetStore(adapter: ServerAdapter<PetStoreContext, ServerAdapterBaseObject<PetStoreContext>>, basePath: string): PetStore {
+  const answer = (request: Request, context?: object) => adapter.handleRequest(request, (context ?? {}) as PetStoreContext);
+  const fetch = (input: Request | string | URL, second?: object) =>
+    isRequest(input) ? answer(input, second) : answer(new Request(input, second as RequestInit | undefined));
+  const handler = (input: unknown, ...rest: unknown[]) =>
+    isRequest(input) ? answer(input, rest[0] as object | undefined) : (adapter as (...args: unknown[]) => unknown)(input, ...rest);
+  return Object.assign(handler, { fetch, basePath, dispose: () => adapter.dispose() }) as unknown as PetStore;
 }
 
 /** The path after the base path (`''` for the base itself), or `undefined` outside it. */
