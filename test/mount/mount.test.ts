@@ -12,13 +12,21 @@ const json = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json
 /** The body parser each recipe installs in front of the Pet Store, as the framework's users do. */
 const PARSERS: Record<ExampleName, string> = {
   express: 'express.json()',
-  fastify: "Fastify's default JSON parser",
+  fastify: "Fastify's body reading (bytes, unparsed, under /api)",
   koa: '@koa/bodyparser',
   hono: 'no body parser (Hono has none)',
   node: 'no body parser',
   deno: 'no body parser',
   bun: 'no body parser',
 };
+
+/**
+ * Hosts whose body parser reads every body to its end, even past its limit, before the Pet Store
+ * sees it: body-parser (express.json()) dumps the rest of a too-large body before calling next(err),
+ * so a body that never ends is never answered. The conformance suite then asserts the 413 a
+ * finite over-limit streamed body gets instead.
+ */
+const READS_WHOLE_BODY: ReadonlySet<ExampleName> = new Set(['express']);
 
 /** Bodies a create must refuse: each must get exactly the 400 a Pet Store with nothing in front answers. */
 const BAD_BODIES = {
@@ -81,7 +89,9 @@ describe.each(EXAMPLES)('npm run example:%s', { concurrent: true }, (name) => {
 
   describe.sequential('the HTTP conformance suite, mounted', () => {
     // The process is shared with the tests below, so the suite's own stop leaves it running.
-    describeHttpConformance(`${name} under /api/v1`, async () => ({ url: (await example()).url, stop: async () => {} }));
+    describeHttpConformance(`${name} under /api/v1`, async () => ({ url: (await example()).url, stop: async () => {} }), {
+      hostReadsWholeBody: READS_WHOLE_BODY.has(name),
+    });
   });
 
   describe.sequential('the recipe', () => {

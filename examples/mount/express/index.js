@@ -9,9 +9,9 @@ const petstore = createPetStore({ apiKeys });
 const app = express();
 app.use(express.json()); // the Pet Store uses the body it parsed
 app.get('/health', (req, res) => { res.json({ ok: true }); });
-// Text express.json() could not parse goes to the Pet Store too (four parameters: an error handler).
+// A body express.json() refused goes to the Pet Store too, which answers it (four parameters: an error handler).
 /** @type {express.ErrorRequestHandler} */
-const unparsed = (err, req, res, next) => petstore(req, res, { body: err.body });
+const unparsed = (err, req, res, next) => petstore(req, res, { bodyError: err });
 app.use('/api', petstore, unparsed); // the API at /api/v1; its URLs carry /api
 const server = app.listen(port, '127.0.0.1');
 // #endregion recipe
