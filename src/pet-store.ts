@@ -84,6 +84,17 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   return toPetStore(createServerAdapter<PetStoreContext>(handle), config.basePath);
 }
 
+/**
+ * Several contexts as one (`fetch(request, c.env, { mountPath })`, as Hono's mount passes them):
+ * the first stays the prototype, so a host object's getters and methods (Deno's info, Bun's
+ * server) still answer, and the others' fields are laid over it.
+ */
+function merged(contexts: unknown[]): PetStoreContext {
+  const [first, ...others] = contexts.filter((context): context is object => typeof context === 'object' && context !== null);
+  if (!first) return {};
+  return others.length === 0 ? first : Object.assign(Object.create(first) as object, ...others);
+}
+
 /** A Request, told apart from a node:http request (whose `headers` is a plain object). */
 function isRequest(input: unknown): input is Request {
   return typeof input === 'object' && input !== null && typeof (input as Request).headers?.get === 'function' && 'url' in input;
@@ -96,11 +107,11 @@ function isRequest(input: unknown): input is Request {
  * runtime's own Request, leaving the caller's init untouched.
  */
 export function toPetStore(adapter: ServerAdapter<PetStoreContext, ServerAdapterBaseObject<PetStoreContext>>, basePath: string): PetStore {
-  const answer = (request: Request, context?: object) => adapter.handleRequest(request, (context ?? {}) as PetStoreContext);
-  const fetch = (input: Request | string | URL, second?: object) =>
-    isRequest(input) ? answer(input, second) : answer(new Request(input, second as RequestInit | undefined));
+  const answer = (request: Request, contexts: unknown[]) => adapter.handleRequest(request, merged(contexts));
+  const fetch = (input: Request | string | URL, ...rest: unknown[]) =>
+    isRequest(input) ? answer(input, rest) : answer(new Request(input, rest[0] as RequestInit | undefined), rest.slice(1));
   const handler = (input: unknown, ...rest: unknown[]) =>
-    isRequest(input) ? answer(input, rest[0] as object | undefined) : (adapter as (...args: unknown[]) => unknown)(input, ...rest);
+    isRequest(input) ? answer(input, rest) : (adapter as (...args: unknown[]) => unknown)(input, ...rest);
   return Object.assign(handler, { fetch, basePath, dispose: () => adapter.dispose() }) as unknown as PetStore;
 }
 

@@ -85,6 +85,20 @@ describe('the caller address each host reports', () => {
 });
 
 describe('mount prefixes', () => {
+  it('reads the prefix and the caller from two contexts, as Hono\'s mount passes them, a host object first', async () => {
+    const store = petstore();
+    const created = await store.fetch(
+      new Request('http://x/v1/pets', { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }),
+      new BunServer('192.0.2.1') as never,
+      { mountPath: '/api' } as never,
+    );
+    expect(created.headers.get('location')).toBe('/api/v1/pets/1');
+    const anonymous = (ip: string) => store.fetch(new Request('http://x/api/v1/pets'), new BunServer(ip) as never, { mountPath: '/api' } as never);
+    expect((await anonymous('192.0.2.1')).headers.get('x-ratelimit-remaining')).toBe('59');
+    expect((await anonymous('192.0.2.1')).headers.get('x-ratelimit-remaining')).toBe('58');
+    expect((await anonymous('192.0.2.2')).headers.get('x-ratelimit-remaining')).toBe('59');
+  });
+
   it('serves under the prefix a host names, whether or not it removed it, and writes it into every URL', async () => {
     const store = petstore();
     const context = { mountPath: '/api' };
