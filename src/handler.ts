@@ -90,19 +90,18 @@ export type PetStoreServerContext = PetStoreContext | DenoServeHandlerInfoLike |
  * global `fetch` takes them. It never rejects for an API error: those are responses. A standalone
  * function (no `this`), so it can be passed around as it is.
  *
- * One context only: Deno's handler info and Bun's server keep the address in getters, which
- * merging them with another object would drop, so a router that adds `mountPath` passes the
- * address itself, as below.
+ * Several contexts are laid over the first, which stays whole, so a host's own object (Deno's
+ * info, Bun's server) still reports the address when a router adds `mountPath` after it.
  *
  * @example
  * Bun.serve({ fetch: petstore.fetch });
  * Deno.serve({ handler: petstore.fetch });
- * Deno.serve((request, info) => petstore.fetch(request, { clientAddress: info.remoteAddr.hostname, mountPath: '/api' }));
+ * Deno.serve((request, info) => petstore.fetch(request, info, { mountPath: '/api' }));
  * self.addEventListener('fetch', (event) => event.respondWith(petstore.fetch(event.request)));
  * const response = await petstore.fetch('http://localhost/v1/pets', { headers: { authorization: 'Bearer my-key' } });
  */
 export interface PetStoreFetch {
-  (request: Request, context?: PetStoreServerContext): Promise<Response>;
+  (request: Request, ...contexts: PetStoreServerContext[]): Promise<Response>;
   (url: string | URL, init?: RequestInit): Promise<Response>;
 }
 
@@ -131,7 +130,7 @@ export interface PetStore {
    */
   (req: NodeRequestLike, res: NodeResponseLike, next: (error?: unknown) => void): Promise<void>;
   /** The same as {@link PetStore.fetch} for a `Request`, so `Deno.serve(petstore)` works. */
-  (request: Request, context?: PetStoreServerContext): Promise<Response>;
+  (request: Request, ...contexts: PetStoreServerContext[]): Promise<Response>;
   /** Answers a `Request`, or a URL and init as the global `fetch` takes them. */
   readonly fetch: PetStoreFetch;
   /** The path every operation is under (`/v1` by default), for building the API's URL. */

@@ -1,0 +1,72 @@
+/** Consumers' type checks against the packed package: tsc on the fixture projects and the Node recipes, deno check, attw. */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { devBinary } from '../runtimes/processes.ts';
+
+const FIXTURES = resolve('test/types/fixtures');
+/** A full check with every declaration file takes seconds, longer with five at once. */
+const TIMEOUT_MS = 180_000;
+
+/** Runs a command to its end: its exit code and output, so a failure shows the checker's own messages. */
+async function run(command: string, args: string[], cwd = '.'): Promise<{ code: number; stdout: string; output: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(command, args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof code === 'number' ? code : 1, stdout, output: `${stdout}${stderr}` };
+  }
+}
+
+let tarball: string;
+
+// What npm publishes (dist/ as `npm test` just built it, filtered by `files`), installed where the
+// fixtures resolve it: a real folder in node_modules, as npm leaves it, so both TypeScript and
+// Deno resolve it as a dependency through its `exports`. Its own dependencies come from the
+// repo's node_modules further up.
+beforeAll(async () => {
+  const packDir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
+  const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+  const packed = await run(npm[0]!, [...npm.slice(1), 'pack', '--silent', '--pack-destination', packDir]);
+  expect(packed.code, packed.output).toBe(0);
+  tarball = join(packDir, packed.stdout.trim().split('\n').at(-1)!);
+  const installed = join(FIXTURES, 'node_modules/petstore-service');
+  rmSync(installed, { recursive: true, force: true });
+  mkdirSync(installed, { recursive: true });
+  const extracted = await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+  expect(extracted.code, extracted.output).toBe(0);
+}, TIMEOUT_MS);
+
+describe.concurrent('consumers of the packed package type-check (strict, skipLibCheck: false)', () => {
+  it.each([
+    ['tsconfig.node16.json', 'core, node:http, /node, testing kit, Express, Fastify, Koa, Bun, CommonJS, Node recipes; module node16'],
+    ['tsconfig.bundler.json', 'the same ES modules under module esnext, moduleResolution bundler'],
+    ['tsconfig.hono-node16.json', 'Hono on @hono/node-server and the Hono recipe; node16'],
+    ['tsconfig.hono-bundler.json', 'Hono on @hono/node-server and the Hono recipe; bundler'],
+    ['tsconfig.worker.json', 'a service worker: WebWorker lib, no Node types'],
+  ])('tsc -p %s (%s)', { timeout: TIMEOUT_MS }, async (project) => {
+    const { code, output } = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', join(FIXTURES, project)]);
+    expect(code, output).toBe(0);
+  });
+
+  it('deno check: Deno.serve(petstore), its fetch as handler, a router passing the address', { timeout: TIMEOUT_MS }, async () => {
+    const { code, output } = await run(devBinary('deno'), ['check', 'deno/main.ts'], FIXTURES);
+    expect(code, output).toBe(0);
+  });
+
+  // The recipe imports the package by self-reference, as `npm run example:deno` runs it.
+  it.runIf(existsSync('examples/mount/deno/server.ts'))('deno check: the Deno recipe', { timeout: TIMEOUT_MS }, async () => {
+    const { code, output } = await run(devBinary('deno'), ['check', 'examples/mount/deno/server.ts']);
+    expect(code, output).toBe(0);
+  });
+
+  // node10 (moduleResolution "node") cannot see subpath exports; the README says which resolutions work.
+  it('attw: no problem under node16 (from ESM and CJS) or bundler resolution', { timeout: TIMEOUT_MS }, async () => {
+    const { code, output } = await run(devBinary('attw'), [tarball, '--profile', 'node16']);
+    expect(code, output).toBe(0);
+  });
+});
