@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devBinary } from '../runtimes/processes.ts';
 
 const FIXTURES = resolve('test/types/fixtures');
@@ -23,6 +23,7 @@ async function run(command: string, args: string[], cwd = '.'): Promise<{ code: 
   }
 }
 
+let packDir: string;
 let tarball: string;
 
 // What npm publishes (dist/ as `npm test` just built it, filtered by `files`), installed where the
@@ -30,7 +31,7 @@ let tarball: string;
 // Deno resolve it as a dependency through its `exports`. Its own dependencies come from the
 // repo's node_modules further up.
 beforeAll(async () => {
-  const packDir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
+  packDir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
   const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
   const packed = await run(npm[0]!, [...npm.slice(1), 'pack', '--silent', '--pack-destination', packDir]);
   expect(packed.code, packed.output).toBe(0);
@@ -41,6 +42,7 @@ beforeAll(async () => {
   const extracted = await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
   expect(extracted.code, extracted.output).toBe(0);
 }, TIMEOUT_MS);
+afterAll(() => rmSync(packDir, { recursive: true, force: true }));
 
 describe.concurrent('consumers of the packed package type-check (strict, skipLibCheck: false)', () => {
   it.each([
