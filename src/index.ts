@@ -1,5 +1,14 @@
 /** petstore-service: the Pet Store API as one runtime-neutral fetch handler. */
 export { createPetStore, type PetStore, type PetStoreContext } from './pet-store.ts';
+export type {
+  BunServerLike,
+  DenoServeHandlerInfoLike,
+  NodeHttpBindingsLike,
+  NodeRequestLike,
+  NodeResponseLike,
+  PetStoreFetch,
+  PetStoreServerContext,
+} from './handler.ts';
 export type { PetStoreOptions } from './options.ts';
 export type { ListenOptions, ListeningPetStore } from './listening.ts';
 export { ApiError } from './errors.ts';

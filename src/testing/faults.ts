@@ -1,7 +1,7 @@
 /** Fault injection in front of a handler: failures and delays for testing clients' retry logic. */
 import { createServerAdapter } from '@whatwg-node/server';
 import { ApiError, errorResponse } from '../errors.ts';
-import type { PetStore, PetStoreContext } from '../pet-store.ts';
+import { toPetStore, type PetStore, type PetStoreContext } from '../pet-store.ts';
 
 /** One fault to inject. */
 export interface FaultRule {
@@ -110,5 +110,5 @@ export function withFaults(petstore: PetStore, faults: FaultInjector): PetStore 
     faults.apply(request, async () => petstore.fetch(request, context)),
   );
   // @whatwg-node's own types describe its adapter more narrowly than it behaves; PetStore states what it serves.
-  return Object.assign(handler, { basePath: petstore.basePath }) as unknown as PetStore;
+  return toPetStore(handler, petstore.basePath);
 }

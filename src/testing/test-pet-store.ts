@@ -115,10 +115,11 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   // The adapter's own fetch reads a second argument after a Request as server context; this one
   // follows the fetch standard (`fetch(request, init)` included), so it can stand in for fetch.
   // Runtime adapters (Deno, Bun) still pass `{ clientAddress }` after a Request: that stays context.
+  // handleRequest, not the adapter's fetch: that one reads request.signal, which Deno warns about.
   const fetchLike = async (input: RequestInfo | URL, init?: RequestInit | PetStoreContext) =>
     input instanceof Request && init !== undefined && 'clientAddress' in init
-      ? handler.fetch(input, init)
-      : handler.fetch(new Request(input, init as RequestInit | undefined));
+      ? handler.handleRequest(input, init)
+      : handler.handleRequest(new Request(input, init as RequestInit | undefined), {});
 
   return Object.assign(handler, {
     fetch: fetchLike as typeof fetch,

@@ -1,3 +1,4 @@
+// @ts-nocheck -- runs on Deno and Bun, whose globals the repo's Node-typed check does not know.
 // Child of direct-forms.test.ts: the README's one-line forms, Deno.serve(petstore) and Bun.serve({ fetch: petstore.fetch }),
 // asked from two loopback addresses; prints what the anonymous quota headers say, as one JSON line.
 import { connect } from 'node:net';
