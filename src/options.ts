@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { assertPlan, API_KEY_PATTERN, type Plan } from './plans.ts';
 import { PetStatusSchema, type PetStatus } from './schemas.ts';
+import { assertIpv6Subnet } from './rate-limit/address.ts';
 import { memoryRateLimitStore } from './rate-limit/memory-store.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 import { memoryPetStorage } from './storage/memory.ts';
@@ -149,9 +150,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
   }
   const { ipv6Subnet = 56 } = options;
-  if (!Number.isSafeInteger(ipv6Subnet) || ipv6Subnet < 1 || ipv6Subnet > 128) {
-    throw new TypeError('ipv6Subnet must be an integer prefix length from 1 to 128');
-  }
+  assertIpv6Subnet(ipv6Subnet);
   const { trustProxy = 0 } = options;
   const isHopCount = Number.isSafeInteger(trustProxy) && (trustProxy as number) >= 0;
   if (!isHopCount && !(Array.isArray(trustProxy) && trustProxy.every((range) => typeof range === 'string'))) {

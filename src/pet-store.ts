@@ -3,7 +3,7 @@ import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject }
 import type { PetStore } from './handler.ts';
 import { ApiError, errorReply, render, type Reply } from './errors.ts';
 import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
-import { createAuthenticator, type Caller } from './pipeline/auth.ts';
+import { createAuthenticator } from './pipeline/auth.ts';
 import { corsHeaders, isPreflight } from './pipeline/cors.ts';
 import { createCallerAddress } from './pipeline/caller.ts';
 import { bodyReadByHost, requestTarget, responseClassFor } from './pipeline/edge.ts';
@@ -11,6 +11,7 @@ import { allowedMethods, createRoutes, matchRoute, operationFor } from './pipeli
 import { PLAN_QUOTAS, planQuota } from './plans.ts';
 import { anonymousSubject } from './rate-limit/address.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
+import type { Caller } from './routes/types.ts';
 
 export type { PetStoreContext } from './options.ts';
 

@@ -91,7 +91,7 @@ export const serve: Serve<NodeListenOptions, RunningPetStore> = async (...args: 
   // Before the handler, so the bookkeeping sees each response before anything is written to it.
   answerClientErrors(server);
   server.on('request', petstore);
-  const stop = gracefulCloser(server, () => {}, shutdownTimeoutMs);
+  const stop = gracefulCloser(server, shutdownTimeoutMs);
   server.listen(port, hostname);
   await once(server, 'listening');
   const { address, port: boundPort } = server.address() as AddressInfo;

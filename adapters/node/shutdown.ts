@@ -2,10 +2,10 @@
 import type { Server, ServerResponse } from 'node:http';
 
 /**
- * The `close` function of a server: idempotent; resolves once every connection is gone and
- * `dispose` has run. Connections still busy after `timeoutMs` are cut.
+ * The `close` function of a server: idempotent; resolves once every connection is gone.
+ * Connections still busy after `timeoutMs` are cut.
  */
-export function gracefulCloser(server: Server, dispose: () => Promise<void> | void, timeoutMs: number): () => Promise<void> {
+export function gracefulCloser(server: Server, timeoutMs: number): () => Promise<void> {
   const inFlight = new Set<ServerResponse>();
   let closing: Promise<void> | undefined;
   server.on('request', (_request, response: ServerResponse) => {
@@ -23,6 +23,5 @@ export function gracefulCloser(server: Server, dispose: () => Promise<void> | vo
       const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
       await closed;
       clearTimeout(timer);
-      await dispose();
     })());
 }

@@ -3,17 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { ApiError } from '../errors.ts';
 import type { Plan } from '../plans.ts';
-import type { Subject } from '../rate-limit/store.ts';
-
-/** A caller whose key is configured. */
-export interface Caller {
-  /** First 128 bits of the key's SHA-256, hex: names the caller without the secret. */
-  readonly keyId: string;
-  /** The caller's rate-limit subject, `key:<keyId>`. */
-  readonly subject: Subject;
-  /** The plan the key is on. */
-  readonly plan: Plan;
-}
+import type { Caller } from '../routes/types.ts';
 
 /** Authentication outcome: a known caller, or the 401 an anonymous caller gets on a protected path. */
 export type Authentication = { readonly caller: Caller } | { readonly error: ApiError };

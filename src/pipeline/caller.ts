@@ -1,6 +1,7 @@
 /** The caller's network address, from whichever host runs the handler, and through the proxies the operator trusts. */
 import ipaddr from 'ipaddr.js';
 import type { PetStoreContext, ResolvedOptions } from '../options.ts';
+import { ipOf } from '../rate-limit/address.ts';
 
 /** What the hosts we know put in the server context, read structurally so src/ imports no runtime. */
 interface HostContext {
@@ -72,22 +73,17 @@ function trustOf(trustProxy: number | readonly string[]): ((address: string, ind
   if (trustProxy.length === 0) return undefined;
   const ranges = trustProxy.map((range) => {
     try {
-      return range.includes('/') ? ipaddr.parseCIDR(range) : ([ipaddr.parse(range), ipaddr.parse(range).kind() === 'ipv4' ? 32 : 128] as const);
+      if (range.includes('/')) return ipaddr.parseCIDR(range);
+      const ip = ipaddr.parse(range);
+      return [ip, ip.kind() === 'ipv4' ? 32 : 128] as const;
     } catch {
       throw new TypeError(`trustProxy: "${range}" is not an IP address or CIDR range`);
     }
   });
   return (address) => {
-    const ip = parsed(address);
+    const ip = ipOf(address);
     return ip !== undefined && ranges.some(([network, bits]) => ip.kind() === network.kind() && ip.match(network, bits));
   };
-}
-
-/** An address as ipaddr.js reads it, IPv4-mapped IPv6 as IPv4; `undefined` when it is none. */
-function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (!ipaddr.isValid(address)) return undefined;
-  const ip = ipaddr.parse(address);
-  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
 }
 
 /** The `for=` addresses of `Forwarded` (ports and brackets dropped), else those of `X-Forwarded-For`, in header order. */

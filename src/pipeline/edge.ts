@@ -2,6 +2,7 @@
 import { Response as PonyfillResponse } from '@whatwg-node/server';
 import { ApiError } from '../errors.ts';
 import type { PetStoreContext } from '../options.ts';
+import type { HostBody } from '../routes/types.ts';
 
 /** The part of a request the API routes on: never the Host, which only a client chose. */
 export interface Target {
@@ -62,7 +63,7 @@ export function requestTarget(request: Request, context: PetStoreContext): Targe
   const node = nodeRequestOf(context);
   if (node) {
     assertHeadersKept(node);
-    for (const field in SINGLETON_FIELDS) assertOnce(field, countLines(node.rawHeaders!, field));
+    assertSingletonsOnce(node.rawHeaders!);
   }
   // Elsewhere the runtime joined repeated lines with ", ": no valid Host, and no single bearer
   // credential, contains one, so a repeated Host fails below and a repeated Authorization is a 401.
@@ -78,11 +79,6 @@ export function requestTarget(request: Request, context: PetStoreContext): Targe
   return { pathname: mounted ? url.pathname.slice(mountPath.length) : url.pathname, searchParams: url.searchParams, mountPath };
 }
 
-/** A body the host already read: its value, or the verdict of its parser that it was too large. */
-export type HostBody = { readonly value: unknown; readonly tooLarge?: undefined } | { readonly tooLarge: true };
-
-/** Stands for text a host's parser refused without keeping it: it is no JSON, whatever it was. */
-const NOT_JSON = '\u0000 (not JSON)';
 
 /**
  * The body the host already read, if it did: the context's `body`, or what a connect-style
@@ -92,8 +88,8 @@ export function bodyReadByHost(context: PetStoreContext): HostBody | undefined {
   const { bodyError } = context;
   if (bodyError !== undefined && bodyError !== null) {
     const failure = bodyError as { status?: unknown; statusCode?: unknown; body?: unknown };
-    if (failure.status === 413 || failure.statusCode === 413) return { tooLarge: true };
-    return { value: typeof failure.body === 'string' ? failure.body : NOT_JSON };
+    if (failure.status === 413 || failure.statusCode === 413) return { refused: 'too_large' };
+    return typeof failure.body === 'string' ? { value: failure.body } : { refused: 'not_json' };
   }
   if (context.body !== undefined) return { value: context.body };
   const node = nodeRequestOf(context);
@@ -137,14 +133,15 @@ function isPort(host: string): boolean {
   return !port || Number(port) <= 65535;
 }
 
-function countLines(rawHeaders: readonly string[], field: string): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === field) count++;
-  return count;
-}
-
-function assertOnce(field: string, count: number): void {
-  if (count > 1) throw badRequest(`Send the ${SINGLETON_FIELDS[field]} header once.`);
+/** One pass over the raw lines: the second line of any singleton field is a 400. */
+function assertSingletonsOnce(rawHeaders: readonly string[]): void {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const field = rawHeaders[i]!.toLowerCase();
+    if (!Object.hasOwn(SINGLETON_FIELDS, field)) continue;
+    if (seen.has(field)) throw badRequest(`Send the ${SINGLETON_FIELDS[field]} header once.`);
+    seen.add(field);
+  }
 }
 
 /**

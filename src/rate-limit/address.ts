@@ -23,17 +23,39 @@ const UNKNOWN: Subject = 'address:unknown';
  * anonymousSubject(undefined, 56);                    // 'address:unknown'
  */
 export function anonymousSubject(address: string | undefined, ipv6Subnet: number): Subject {
+  assertIpv6Subnet(ipv6Subnet);
+  const ip = address === undefined ? undefined : ipOf(address);
+  if (ip === undefined) return UNKNOWN;
+  if (ip.kind() === 'ipv4') return subject(ip.toString());
+  const network = new ipaddr.IPv6((ip as ipaddr.IPv6).parts.map((part, i) => part & partMask(i, ipv6Subnet)));
+  return subject(`${network.toRFC5952String()}/${ipv6Subnet}`);
+}
+
+/**
+ * An address as a socket reports it, parsed: IPv4 only in dotted four-part decimal (ipaddr.js
+ * would also read `127.1` or octal `010.0.0.1`, which no socket reports), an IPv4-mapped IPv6
+ * address as its IPv4 address; `undefined` for anything else.
+ *
+ * @example
+ * ipOf('::ffff:192.0.2.7')?.toString(); // '192.0.2.7'
+ */
+export function ipOf(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return ipaddr.IPv4.parse(address);
+  if (!ipaddr.IPv6.isValid(address)) return undefined;
+  const ip = ipaddr.IPv6.parse(address);
+  return ip.isIPv4MappedAddress() ? ip.toIPv4Address() : ip;
+}
+
+/**
+ * Throws a TypeError unless `ipv6Subnet` is a prefix length, 1 to 128.
+ *
+ * @example
+ * assertIpv6Subnet(56); // fine
+ */
+export function assertIpv6Subnet(ipv6Subnet: number): void {
   if (!Number.isSafeInteger(ipv6Subnet) || ipv6Subnet < 1 || ipv6Subnet > 128) {
     throw new TypeError('ipv6Subnet must be an integer prefix length from 1 to 128');
   }
-  if (address === undefined) return UNKNOWN;
-  // Strict here: ipaddr.js would also read `127.1` or octal `010.0.0.1`, which no socket reports.
-  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return subject(ipaddr.IPv4.parse(address).toString());
-  if (!ipaddr.IPv6.isValid(address)) return UNKNOWN;
-  const ip = ipaddr.IPv6.parse(address);
-  if (ip.isIPv4MappedAddress()) return subject(ip.toIPv4Address().toString());
-  const network = new ipaddr.IPv6(ip.parts.map((part, i) => part & partMask(i, ipv6Subnet)));
-  return subject(`${network.toRFC5952String()}/${ipv6Subnet}`);
 }
 
 /** The bits of 16-bit part `index` that lie within the first `prefix` bits of the address. */

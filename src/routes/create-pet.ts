@@ -1,6 +1,6 @@
 /** POST /pets: validates a NewPet and stores it under a fresh id, at most once per Idempotency-Key. */
 import { ApiError, type Reply } from '../errors.ts';
-import { readJsonObject } from '../pipeline/body.ts';
+import { readJsonObject } from './body.ts';
 import { CreateHeadersSchema, IDEMPOTENCY_TTL_MS, NewPetSchema, type NewPet } from '../schemas.ts';
 import { parseInput } from '../validation.ts';
 import type { OperationContext } from './types.ts';

@@ -1,8 +1,21 @@
 /** What an operation receives and what a route declares: the shapes shared by src/routes. */
 import type { Reply } from '../errors.ts';
 import type { ResolvedOptions } from '../options.ts';
-import type { Caller } from '../pipeline/auth.ts';
-import type { HostBody } from '../pipeline/edge.ts';
+import type { Plan } from '../plans.ts';
+import type { Subject } from '../rate-limit/store.ts';
+
+/** A caller whose key is configured, as authentication finds it and operations see it. */
+export interface Caller {
+  /** First 128 bits of the key's SHA-256, hex: names the caller without the secret. */
+  readonly keyId: string;
+  /** The caller's rate-limit subject, `key:<keyId>`. */
+  readonly subject: Subject;
+  /** The plan the key is on. */
+  readonly plan: Plan;
+}
+
+/** A body the host already read: its value, or its parser's verdict when it refused the body without keeping it. */
+export type HostBody = { readonly value: unknown; readonly refused?: undefined } | { readonly refused: 'too_large' | 'not_json' };
 
 /** Everything an operation may use to answer one request. */
 export interface OperationContext {

@@ -109,6 +109,5 @@ export function withFaults(petstore: PetStore, faults: FaultInjector): PetStore 
   const handler = createServerAdapter<PetStoreContext>((request, context) =>
     faults.apply(request, async () => petstore.fetch(request, context)),
   );
-  // @whatwg-node's own types describe its adapter more narrowly than it behaves; PetStore states what it serves.
   return toPetStore(handler, petstore.basePath);
 }

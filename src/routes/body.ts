@@ -1,9 +1,9 @@
 /** Reads a JSON request body: media type checked, bytes capped while streaming, keys screened. */
 import { ApiError } from '../errors.ts';
-import type { HostBody } from './edge.ts';
+import type { HostBody } from './types.ts';
 
 /** Deepest nesting of arrays and objects a body may have; a pet needs 1, and deeper input only costs stack. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** Keys that could reach a prototype when a body is later spread or merged by someone's code. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -27,9 +27,8 @@ export async function readJsonObject(
   if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
     throw tooLarge(maxBytes);
   }
-  if (hostBody?.tooLarge) throw tooLarge(maxBytes);
-  const bytes = hostBody ? bytesOf(hostBody.value) : await readBytes(request, maxBytes);
-  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  if (hostBody?.refused !== undefined) throw hostBody.refused === 'too_large' ? tooLarge(maxBytes) : notJson();
+  const bytes = hostBody ? hostBytes(hostBody.value, maxBytes) : await readBytes(request, maxBytes);
   const text = decodeUtf8(bytes);
   if (text.trim() === '') throw invalidBody('The request body is empty; send a JSON object.');
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
@@ -43,7 +42,7 @@ export async function readJsonObject(
       return item;
     });
   } catch {
-    throw invalidBody('The request body is not valid JSON.');
+    throw notJson();
   }
   if (forbidden.length > 0) {
     throw invalidBody(`The request body uses a reserved key: ${forbidden[0]}.`, forbidden[0]);
@@ -79,11 +78,14 @@ function isJsonMediaType(header: string | null): boolean {
   return parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
 }
 
-/** The bytes of a body a host read: raw as given, or the JSON of what its parser made. */
-function bytesOf(value: unknown): Uint8Array {
-  if (value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  return new TextEncoder().encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+/** The bytes of a body a host read, raw as given or the JSON of what its parser made, held to the same limit. */
+function hostBytes(value: unknown, maxBytes: number): Uint8Array {
+  const bytes =
+    value instanceof Uint8Array ? value
+    : value instanceof ArrayBuffer ? new Uint8Array(value)
+    : new TextEncoder().encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  return bytes;
 }
 
 async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
@@ -127,6 +129,8 @@ function tooLarge(maxBytes: number): ApiError {
     Connection: 'close',
   });
 }
+
+const notJson = (): ApiError => invalidBody('The request body is not valid JSON.');
 
 function invalidBody(message: string, field = 'body'): ApiError {
   return new ApiError(400, 'invalid_request', message, [{ field, message }]);
