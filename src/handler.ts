@@ -1,5 +1,5 @@
 /** The public type of what createPetStore returns, declared here so no host type or @whatwg-node type leaks into consumers' builds. */
-import type { PetStoreContext } from './options.ts';
+import type { PetStoreContext } from './edge/context.ts';
 
 // Every shape below is structural and minimal on purpose: src/ imports no runtime module, and a
 // consumer's own types (Node's, Express's, Deno's, Bun's) must be assignable to these, so they
@@ -106,18 +106,16 @@ export interface PetStoreFetch {
 }
 
 /**
- * The Pet Store as one handler. Call it as a node:http request listener (`http.createServer`,
- * Express, or with `req`/`res` from Koa or Fastify), hand it to `Deno.serve`, or call
- * `petstore.fetch(request)` anywhere else (`Bun.serve({ fetch })`, Hono, a service worker).
+ * What every Pet Store handler is, whatever its `fetch`: a node:http listener, Express middleware
+ * and a `(request, context)` handler in one, with its base path. It is what `serve` and `listen`
+ * take, so a {@link PetStore} and the test kit's `TestPetStore` both fit.
  *
  * @example
  * import { createServer } from 'node:http';
- * const petstore = createPetStore();
- * createServer(petstore).listen(8080); // or app.use('/api', petstore) in Express
- * Deno.serve(petstore);
- * Bun.serve({ fetch: petstore.fetch });
+ * const handler: PetStoreHandler = createPetStore();
+ * createServer(handler).listen(8080);
  */
-export interface PetStore {
+export interface PetStoreHandler {
   /**
    * A node:http request listener. `context` tells what the host knows that the request does not:
    * a body its parser already read, the prefix it is mounted under. Resolves once the response
@@ -129,12 +127,27 @@ export interface PetStore {
    * it is given (404 outside `basePath`), so it never calls `next`.
    */
   (req: NodeRequestLike, res: NodeResponseLike, next: (error?: unknown) => void): Promise<void>;
-  /** The same as {@link PetStore.fetch} for a `Request`, so `Deno.serve(petstore)` works. */
+  /** Answers a `Request` with what the host knows about it, so `Deno.serve(petstore)` works. */
   (request: Request, ...contexts: PetStoreServerContext[]): Promise<Response>;
-  /** Answers a `Request`, or a URL and init as the global `fetch` takes them. */
-  readonly fetch: PetStoreFetch;
   /** The path every operation is under (`/v1` by default), for building the API's URL. */
   readonly basePath: string;
   /** Waits for work the handler still runs in the background; `serve()`'s `close()` calls it. */
   dispose(): Promise<void>;
+}
+
+/**
+ * The Pet Store as one handler. Call it as a node:http request listener (`http.createServer`,
+ * Express, or with `req`/`res` from Koa or Fastify), hand it to `Deno.serve`, or call
+ * `petstore.fetch(request)` anywhere else (`Bun.serve({ fetch })`, Hono, a service worker).
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * const petstore = createPetStore();
+ * createServer(petstore).listen(8080); // or app.use('/api', petstore) in Express
+ * Deno.serve(petstore);
+ * Bun.serve({ fetch: petstore.fetch });
+ */
+export interface PetStore extends PetStoreHandler {
+  /** Answers a `Request` (with what the host knows), or a URL and init as the global `fetch` takes them. */
+  readonly fetch: PetStoreFetch;
 }

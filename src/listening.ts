@@ -1,8 +1,9 @@
 /** The one serve() every runtime adapter shares: its options, its result, and how its arguments are read. */
 import { assertKnownOptions, PET_STORE_OPTION_NAMES, type PetStoreOptions } from './options.ts';
 import { createPetStore } from './pet-store.ts';
-import type { PetStore } from './handler.ts';
-import { parseApiKeys, type Plan } from './plans.ts';
+import type { PetStoreHandler } from './handler.ts';
+import { parseApiKeys } from './auth/api-keys.ts';
+import type { Plan } from './limits/plans.ts';
 
 /** Where and how `serve` listens: the same options on Node, Deno and Bun. */
 export interface ListenOptions {
@@ -27,7 +28,7 @@ export interface ListeningPetStore extends AsyncDisposable {
   /** Base URL of the API: the origin plus the handler's `basePath`, e.g. `http://127.0.0.1:8080/v1`. */
   readonly url: string;
   /** The fetch handler the server runs. */
-  readonly petstore: PetStore;
+  readonly petstore: PetStoreHandler;
   /**
    * Stops accepting connections, lets in-flight requests finish, then resolves. Calling it again
    * (or disposing, or aborting `signal`) returns the same promise.
@@ -53,7 +54,7 @@ export interface Serve<Listen extends ListenOptions = ListenOptions, Listening e
   /** Makes a store from the store options in `options` and serves it. */
   (options?: ServeOptions<Listen>): Promise<Listening>;
   /** Serves an existing handler; `listenOptions` may hold listen options only. `close()` leaves the handler undisposed. */
-  (handler: PetStore, listenOptions?: Listen): Promise<Listening>;
+  (handler: PetStoreHandler, listenOptions?: Listen): Promise<Listening>;
 }
 
 /** The listen options every runtime takes. */
@@ -77,7 +78,7 @@ export interface ServeRuntime {
 
 /** What `serve`'s arguments ask for, checked: the handler, where to listen, and who owns the handler. */
 export interface ServePlan<Listen extends ListenOptions> {
-  readonly petstore: PetStore;
+  readonly petstore: PetStoreHandler;
   /** True when serve made the store, so closing the server disposes it; a handler passed in stays the caller's. */
   readonly owned: boolean;
   readonly port: number;
@@ -113,7 +114,7 @@ export function readServeArguments<Listen extends ListenOptions>(
   if (typeof hostname !== 'string' || hostname.trim() === '') throw new TypeError('serve: hostname must be a non-empty string');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('serve: signal must be an AbortSignal');
   signal?.throwIfAborted();
-  if (handlerForm) return { petstore: first as PetStore, owned: false, port, hostname, signal, listen };
+  if (handlerForm) return { petstore: first as PetStoreHandler, owned: false, port, hostname, signal, listen };
   const storeOptions: Record<string, unknown> = {};
   for (const name of PET_STORE_OPTION_NAMES) if (name in listen) storeOptions[name] = listen[name];
   storeOptions.apiKeys ??= apiKeysFromEnv(runtime);

@@ -1,43 +1,25 @@
-/** Options of createPetStore, checked eagerly so a typo fails at startup, not on a request. */
+/** The options of createPetStore: checked eagerly, so a typo fails at startup, and the only place their defaults live. */
 import * as v from 'valibot';
-import { assertPlan, API_KEY_PATTERN, type Plan } from './plans.ts';
-import { PetStatusSchema, type PetStatus } from './schemas.ts';
-import { assertIpv6Subnet } from './rate-limit/address.ts';
-import { memoryRateLimitStore } from './rate-limit/memory-store.ts';
-import type { RateLimitStore } from './rate-limit/store.ts';
-import { memoryPetStorage } from './storage/memory.ts';
-import type { PetStorage } from './storage/types.ts';
+import { resolveApiKeys, type ApiKeys } from './auth/api-keys.ts';
+import type { CallerAddress, CallerAddressSettings } from './edge/caller-address.ts';
+import { assertIpv6Subnet } from './limits/address.ts';
+import type { LimitStore } from './limits/limit-store.ts';
+import { memoryLimitStore } from './limits/memory-limit-store.ts';
+import type { Plan } from './limits/plans.ts';
+import type { OperationSettings } from './operations/types.ts';
+import { memoryPetStorage } from './storage/memory-pet-storage.ts';
+import { PetStatusSchema, type PetStatus } from './storage/pet.ts';
+import type { PetStorage } from './storage/pet-storage.ts';
 
 /**
- * Per-request values a host may pass as the handler's server context (`petstore.fetch(request,
- * context)`). Under node:http, Express, Deno.serve and Bun.serve they are found on their own.
+ * Options of `createPetStore`. Every one is optional; a name it does not know is a `TypeError`.
+ *
+ * @example
+ * const options: PetStoreOptions = { apiKeys: { 'my-key': 'pro' }, basePath: '/api', cors: ['https://app.example.com'] };
  */
-export interface PetStoreContext {
-  /** The client's network address, for limiting callers without a valid key. */
-  readonly clientAddress?: string;
-  /**
-   * The path prefix the host mounted the API under (`/api`), whether or not it removed it from
-   * the request's path: URLs the API writes carry it. Express's `req.baseUrl` is read on its own.
-   */
-  readonly mountPath?: string;
-  /**
-   * The request body, when the host's body parser already read it: a parsed JSON value, or the
-   * raw text or bytes. It is checked exactly like a body read from the request.
-   */
-  readonly body?: unknown;
-  /**
-   * The error the host's body parser failed with, if it did. A body it found too large (status
-   * 413, as body-parser, co-body and Fastify report it) is answered 413; text it could not parse
-   * (on the error as `body`, as body-parser and co-body keep it) is checked like a body the Pet
-   * Store read itself, so the answer is the same 400; anything else is a 400 for invalid JSON.
-   */
-  readonly bodyError?: unknown;
-}
-
-/** Options of {@link createPetStore}. Every one is optional. */
 export interface PetStoreOptions {
   /** API keys and the plan each is on. Without keys every operation answers 401. */
-  readonly apiKeys?: Readonly<Record<string, Plan>> | ReadonlyMap<string, Plan>;
+  readonly apiKeys?: ApiKeys;
   /** Where pets live. Default: a fresh {@link memoryPetStorage}. */
   readonly storage?: PetStorage;
   /** Path prefix of every operation. Default `/v1`; `''` serves from the root. */
@@ -54,8 +36,8 @@ export interface PetStoreOptions {
   readonly getPetDeprecatedAt?: Date;
   /** When `GET /pets/{petId}` stops working (`Sunset` header, then 410). Default 2030-12-05T00:00:00Z. */
   readonly getPetSunsetAt?: Date;
-  /** Where rate-limit counters and bans live. Default: a fresh {@link memoryRateLimitStore}. */
-  readonly rateLimitStore?: RateLimitStore;
+  /** Where rate-limit counters and bans live. Default: a fresh {@link memoryLimitStore}. */
+  readonly limitStore?: LimitStore;
   /** A caller is banned when its refused requests within one minute window exceed this. Default 10. */
   readonly banThreshold?: number;
   /** How long a ban lasts, in ms. Default 900,000 (15 minutes). */
@@ -66,7 +48,7 @@ export interface PetStoreOptions {
    * `(request) => request.headers.get('x-real-ip') ?? undefined`; never trust such a header
    * without a proxy that overwrites it.
    */
-  readonly clientAddress?: (request: Request, context: PetStoreContext) => string | undefined;
+  readonly clientAddress?: CallerAddress;
   /**
    * Which proxies in front of the API to believe about the client's address (`Forwarded`, else
    * `X-Forwarded-For`): a number of hops (`1`: the one proxy in front of you), or the addresses
@@ -94,23 +76,15 @@ export interface PetStoreOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** {@link PetStoreOptions} with every default filled in. */
-export interface ResolvedOptions {
+/** {@link PetStoreOptions} with every default filled in: what the pipeline's steps are built from. */
+export interface ResolvedOptions extends OperationSettings, CallerAddressSettings {
   readonly apiKeys: ReadonlyMap<string, Plan>;
-  readonly storage: PetStorage;
   readonly basePath: string;
-  readonly now: () => number;
-  readonly maxBodyBytes: number;
-  readonly defaultStatus: PetStatus | undefined;
   readonly cors: '*' | readonly string[] | undefined;
-  readonly getPetDeprecatedAt: Date;
-  readonly getPetSunsetAt: Date;
   readonly onError: (error: unknown) => void;
-  readonly rateLimitStore: RateLimitStore;
+  readonly limitStore: LimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
-  readonly clientAddress: ((request: Request, context: PetStoreContext) => string | undefined) | undefined;
-  readonly trustProxy: number | readonly string[];
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
 }
@@ -173,7 +147,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     getPetDeprecatedAt: options.getPetDeprecatedAt ?? DEFAULT_DEPRECATED_AT,
     getPetSunsetAt: options.getPetSunsetAt ?? DEFAULT_SUNSET_AT,
     onError: options.onError ?? ((error) => console.error('petstore-service: unexpected error', error)),
-    rateLimitStore: options.rateLimitStore ?? memoryRateLimitStore(),
+    limitStore: options.limitStore ?? memoryLimitStore(),
     banThreshold,
     banDurationMs,
     clientAddress: options.clientAddress,
@@ -186,7 +160,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
 /** Every option of {@link PetStoreOptions}: a Record over its keys, so a new option must be listed to compile. */
 const OPTIONS: Record<keyof PetStoreOptions, true> = {
   apiKeys: true, storage: true, basePath: true, now: true, maxBodyBytes: true, defaultStatus: true, cors: true,
-  getPetDeprecatedAt: true, getPetSunsetAt: true, rateLimitStore: true, banThreshold: true, banDurationMs: true,
+  getPetDeprecatedAt: true, getPetSunsetAt: true, limitStore: true, banThreshold: true, banDurationMs: true,
   clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true,
 };
 
@@ -203,26 +177,24 @@ export const PET_STORE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
 export function assertKnownOptions(options: object, known: readonly string[], what: string): void {
   if (typeof options !== 'object' || options === null) throw new TypeError(`${what}: options must be an object`);
   for (const name of Object.keys(options)) {
-    if (!known.includes(name)) throw new TypeError(`${what}: unknown option "${name}"; the options are ${known.join(', ')}`);
+    if (known.includes(name)) continue;
+    const near = known.find((candidate) => editDistance(name.toLowerCase(), candidate.toLowerCase()) <= 2);
+    const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
+    throw new TypeError(`${what}: unknown option "${name}"${hint}; the options are ${known.join(', ')}`);
   }
 }
 
-/** The `[key, plan]` pairs of the `apiKeys` option, whether it is a record or a Map. */
-export function apiKeyEntries(apiKeys: PetStoreOptions['apiKeys'] = {}): [string, Plan][] {
-  return apiKeys instanceof Map ? [...apiKeys] : Object.entries(apiKeys);
-}
-
-function resolveApiKeys(apiKeys: PetStoreOptions['apiKeys']): ReadonlyMap<string, Plan> {
-  const keys = new Map<string, Plan>();
-  apiKeyEntries(apiKeys).forEach(([key, plan], index) => {
-    // Keys are secrets: messages name the entry's position, never the key itself.
-    if (typeof key !== 'string' || !API_KEY_PATTERN.test(key)) {
-      throw new TypeError(`apiKeys entry ${index + 1}: a key must be a bearer token (letters, digits, -._~+/)`);
+/** Levenshtein distance: how many single-letter edits turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
-    assertPlan(plan, `apiKeys entry ${index + 1}: the plan`);
-    keys.set(key, plan);
-  });
-  return keys;
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /** `publicUrl` without its trailing slash; a TypeError unless it is an absolute http(s) URL without query or fragment. */

@@ -1,27 +1,29 @@
-/** createPetStore: checks options, wires the request pipeline and wraps it in a server adapter. */
-import { createServerAdapter, type ServerAdapter, type ServerAdapterBaseObject } from '@whatwg-node/server';
+/** createPetStore: the request path wired top-down (edge, cors, auth, limits, route, operation), wrapped in one server adapter. */
+import { createServerAdapter } from '@whatwg-node/server';
+import { createAuthenticator, type Caller } from './auth/auth.ts';
+import { corsHeaders, isPreflight } from './cors/cors.ts';
+import { createCallerAddress } from './edge/caller-address.ts';
+import type { PetStoreContext } from './edge/context.ts';
+import { bodyReadByHost, responseClassFor } from './edge/host.ts';
+import { requestTarget } from './edge/target.ts';
 import type { PetStore } from './handler.ts';
-import { ApiError, errorReply, render, type Reply } from './errors.ts';
-import { resolveOptions, type PetStoreContext, type PetStoreOptions } from './options.ts';
-import { createAuthenticator } from './pipeline/auth.ts';
-import { corsHeaders, isPreflight } from './pipeline/cors.ts';
-import { createCallerAddress } from './pipeline/caller.ts';
-import { bodyReadByHost, requestTarget, responseClassFor } from './pipeline/edge.ts';
-import { allowedMethods, createRoutes, matchRoute, operationFor } from './pipeline/route.ts';
-import { PLAN_QUOTAS, planQuota } from './plans.ts';
-import { anonymousSubject } from './rate-limit/address.ts';
-import { createRateLimiter } from './rate-limit/limiter.ts';
-import type { Caller } from './routes/types.ts';
-
-export type { PetStoreContext } from './options.ts';
+import { anonymousSubject } from './limits/address.ts';
+import { createRateLimiter } from './limits/limiter.ts';
+import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
+import { createRoutes } from './operations/routes.ts';
+import { resolveOptions, type PetStoreOptions, type ResolvedOptions } from './options.ts';
+import { ApiError } from './response/api-error.ts';
+import { errorReply, render, withHeaders, type Reply } from './response/reply.ts';
+import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
-const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
+export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 
-export type { PetStore } from './handler.ts';
+/** One request in, one response out: the handler before it becomes a {@link PetStore}. */
+export type Handle = (request: Request, context: PetStoreContext) => Promise<Response>;
 
 /**
- * Creates the Pet Store API. Options are checked now: a bad one throws a `TypeError`.
+ * Creates the Pet Store API as one handler. Options are checked now: a bad one throws a `TypeError`.
  *
  * @example
  * import { createServer } from 'node:http';
@@ -30,59 +32,59 @@ export type { PetStore } from './handler.ts';
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
+  return toPetStore(createHandle(config), config.basePath);
+}
+
+/** The request path for resolved options: what {@link createPetStore} wraps, and what the test kit and the CLI put faults in front of. */
+export function createHandle(config: ResolvedOptions): Handle {
   const callerAddress = createCallerAddress(config);
-  const routes = createRoutes(config);
   const authenticate = createAuthenticator(config.apiKeys);
-  const limit = createRateLimiter({
-    store: config.rateLimitStore,
-    now: config.now,
-    banThreshold: config.banThreshold,
-    banDurationMs: config.banDurationMs,
-  });
+  const limit = createRateLimiter(config);
+  const routes = createRoutes(config);
 
   /** Counts the request against its key, or against its client address when it has no valid key. */
-  async function rateLimit(request: Request, context: PetStoreContext, caller: Caller | undefined) {
+  function rateLimit(request: Request, context: PetStoreContext, caller: Caller | undefined) {
     if (caller) return limit(caller.subject, planQuota(caller.plan));
     return limit(anonymousSubject(callerAddress(request, context), config.ipv6Subnet), PLAN_QUOTAS.free);
   }
 
-  /**
-   * The reply to one request, or a thrown ApiError. Headers every response must carry, errors
-   * included, go into `headers`.
-   */
-  async function answer(request: Request, context: PetStoreContext, headers: Record<string, string>): Promise<Reply> {
+  /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
+  async function answer(request: Request, context: PetStoreContext): Promise<Reply> {
     const target = requestTarget(request, context);
     if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
     const path = pathUnderBase(target.pathname, config.basePath);
-    if (path === undefined) throw new ApiError(404, 'not_found', `This API is served under ${target.mountPath}${config.basePath}/.`);
+    if (path === undefined) {
+      throw new ApiError({ status: 404, code: 'not_found', message: `This API is served under ${target.mountPath}${config.basePath}/.` });
+    }
     // Where the URLs we write start: never the request's Host, which the client chose.
     const base = config.publicUrl ?? `${target.mountPath}${config.basePath}`;
     // Preflights are neither authenticated nor counted: browsers send them on their own.
     if (isPreflight(request)) return { status: 204 };
     const match = matchRoute(routes, path);
-    if (match?.route.headers) Object.assign(headers, match.route.headers(base));
     // Before routing, so an anonymous caller cannot tell existing paths from others.
     const authentication = match?.route.public ? undefined : authenticate(request);
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
-    const quota = await rateLimit(request, context, caller);
-    Object.assign(headers, quota.headers);
-    if (quota.refusal) throw quota.refusal;
-    if (authentication && 'error' in authentication) throw authentication.error;
-    // The path is not echoed: it is the client's text, and could carry anything, a key included.
-    if (!match) throw new ApiError(404, 'not_found', 'There is no such path in this API.');
-    if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
-    const operation = operationFor(match.route, request.method);
-    const body = bodyReadByHost(context);
-    return operation({ request, body, query: target.searchParams, base, params: match.params, options: config, caller });
+    // A limit store that fails is answered like any failure, still with the route's headers.
+    const quota = await rateLimit(request, context, caller).catch((error: unknown) => ({ headers: {}, refusal: error }));
+    const headers = { ...match?.route.headers?.(base), ...quota.headers };
+    const reply = await (async (): Promise<Reply> => {
+      if (quota.refusal !== undefined) throw quota.refusal;
+      if (authentication && 'error' in authentication) throw authentication.error;
+      // The path is not echoed: it is the client's text, and could carry anything, a key included.
+      if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in this API.' });
+      if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
+      const operation = handlerFor(match.route, request.method);
+      const body = bodyReadByHost(context);
+      return operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
+    })().catch((error: unknown) => errorReply(error, config.onError));
+    return withHeaders(reply, headers);
   }
 
-  async function handle(request: Request, context: PetStoreContext): Promise<Response> {
-    const headers = corsHeaders(request, config.cors);
-    const reply = await answer(request, context, headers).catch((error: unknown) => errorReply(error, config.onError));
-    return render(reply, headers, request.method === 'HEAD', responseClassFor(context));
-  }
-
-  return toPetStore(createServerAdapter<PetStoreContext>(handle), config.basePath);
+  return async (request, context) => {
+    const reply = await answer(request, context).catch((error: unknown) => errorReply(error, config.onError));
+    const headed = withHeaders(reply, corsHeaders(request, config.cors));
+    return render(headed, { head: request.method === 'HEAD', ResponseClass: responseClassFor(context) });
+  };
 }
 
 /**
@@ -102,12 +104,13 @@ function isRequest(input: unknown): input is Request {
 }
 
 /**
- * The adapter as a {@link PetStore}. Requests go to its `handleRequest`: its `fetch` reads
- * `request.signal` to race the answer against it, which makes Deno warn on every request (legacy
- * abort semantics), and there is nothing in the handler to cancel. A URL and init become the
- * runtime's own Request, leaving the caller's init untouched.
+ * `handle` as a {@link PetStore}, through one @whatwg-node/server adapter. Requests go to its
+ * `handleRequest`: its `fetch` reads `request.signal` to race the answer against it, which makes
+ * Deno warn on every request (legacy abort semantics), and there is nothing in the handler to
+ * cancel. A URL and init become the runtime's own Request, leaving the caller's init untouched.
  */
-export function toPetStore(adapter: ServerAdapter<PetStoreContext, ServerAdapterBaseObject<PetStoreContext>>, basePath: string): PetStore {
+export function toPetStore(handle: Handle, basePath: string): PetStore {
+  const adapter = createServerAdapter<PetStoreContext>(handle);
   const answer = (request: Request, contexts: unknown[]) => adapter.handleRequest(request, merged(contexts));
   const fetch = (input: Request | string | URL, ...rest: unknown[]) =>
     isRequest(input) ? answer(input, rest) : answer(new Request(input, rest[0] as RequestInit | undefined), rest.slice(1));

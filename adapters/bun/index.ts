@@ -35,7 +35,7 @@ export const serve: Serve = async (...args: unknown[]) => {
   const server = Bun.serve({
     port,
     hostname,
-    fetch: (request, bunServer) => petstore.fetch(request, { clientAddress: bunServer.requestIP(request)?.address }),
+    fetch: (request, bunServer) => petstore(request, { clientAddress: bunServer.requestIP(request)?.address }),
   });
   // stop() without `true` lets in-flight requests finish before it resolves.
   return listening(originOf(server.hostname, server.port), plan, () => server.stop());

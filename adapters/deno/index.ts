@@ -43,7 +43,7 @@ export const serve: Serve = async (...args: unknown[]) => {
   const { petstore, port, hostname } = plan;
   // onListen replaces Deno's own "Listening on" line: the caller prints the URL it wants.
   const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) =>
-    petstore.fetch(request, { clientAddress: info.remoteAddr.hostname }),
+    petstore(request, { clientAddress: info.remoteAddr.hostname }),
   );
   return listening(originOf(server.addr.hostname, server.addr.port), plan, () => server.shutdown());
 };

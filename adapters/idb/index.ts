@@ -1,6 +1,7 @@
 /** petstore-service/idb: a PetStorage in IndexedDB via idb-keyval, shared by every tab and the service worker. */
 import { clear, createStore, get, promisifyRequest, type UseStore } from 'idb-keyval';
-import type { CreateOnceResult, IdempotencyRecord, NewPet, Pet, PetListQuery, PetStorage } from '../../src/index.ts';
+import type { NewPet, Pet } from '../../src/storage/pet.ts';
+import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from '../../src/storage/pet-storage.ts';
 
 /** Options of {@link idbPetStorage}. */
 export interface IdbPetStorageOptions {

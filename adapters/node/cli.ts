@@ -2,8 +2,12 @@
 /** The petstore-service command: serves the API over Node http, configured by flags and env. */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createPetStore, parseApiKeys, type PetStore, type Plan } from '../../src/index.ts';
-import { createFaults, withFaults } from '../../src/testing/index.ts';
+import { parseApiKeys } from '../../src/auth/api-keys.ts';
+import { createFaults, withFaults } from '../../src/faults.ts';
+import type { PetStore } from '../../src/handler.ts';
+import type { Plan } from '../../src/limits/plans.ts';
+import { resolveOptions } from '../../src/options.ts';
+import { createHandle, toPetStore } from '../../src/pet-store.ts';
 import { serve } from './index.ts';
 
 const HELP = `Usage: petstore-service [options]
@@ -63,13 +67,13 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   return { help: values.help ?? false, port, host, apiKeys, keySource, delayMs, failRate };
 }
 
-/** The store behind the demo faults the flags ask for, if any. */
-function chaos(petstore: PetStore, { delayMs, failRate }: Settings): PetStore {
-  if (!delayMs && !failRate) return petstore;
+/** The Pet Store for these keys, behind the demo faults the flags ask for, if any. */
+function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }: Settings): PetStore {
+  const config = resolveOptions({ apiKeys });
   const faults = createFaults();
   if (delayMs) faults.inject({ delayMs, times: Infinity });
   if (failRate) faults.inject({ status: 503, rate: failRate, times: Infinity });
-  return withFaults(petstore, faults);
+  return toPetStore(withFaults(createHandle(config), faults), config.basePath);
 }
 
 async function main(): Promise<void> {
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
   const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
-  const handler = chaos(createPetStore({ apiKeys }), settings);
+  const handler = demoPetStore(apiKeys, settings);
   const { url } = await serve(handler, { port: settings.port, hostname: settings.host, handleSignals: true });
   const lines = [`Pet Store API listening on ${url}`];
   if (settings.delayMs || settings.failRate) {

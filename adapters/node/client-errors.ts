@@ -1,30 +1,34 @@
 /** What node:http refuses on its own (unparseable or late requests, CONNECT, Expect) gets an Error body, after the answers already owed. */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError } from '../../src/index.ts';
+import { SERVER_METHODS } from '../../src/pet-store.ts';
+import { ApiError } from '../../src/response/api-error.ts';
 
 /** Node's error codes for unparseable or overlong requests, and what the client is told. */
 function errorFor(code: string | undefined): ApiError {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return new ApiError(408, 'request_timeout', 'The request took too long to arrive.');
+    return new ApiError({ status: 408, code: 'request_timeout', message: 'The request took too long to arrive.' });
   }
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return new ApiError(431, 'headers_too_large', 'The request headers are too large.');
+    return new ApiError({ status: 431, code: 'headers_too_large', message: 'The request headers are too large.' });
   }
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
-    return new ApiError(413, 'payload_too_large', 'The chunk extensions of the request body are too large.');
+    return new ApiError({ status: 413, code: 'payload_too_large', message: 'The chunk extensions of the request body are too large.' });
   }
-  return new ApiError(400, 'invalid_request', 'The request is not valid HTTP/1.1.');
+  return new ApiError({ status: 400, code: 'invalid_request', message: 'The request is not valid HTTP/1.1.' });
 }
 
 const notAProxy = () =>
-  new ApiError(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.', undefined, {
-    Allow: 'GET, HEAD, POST, OPTIONS',
+  new ApiError({
+    status: 405,
+    code: 'method_not_allowed',
+    message: 'CONNECT is not supported: this server is not a proxy.',
+    headers: { Allow: SERVER_METHODS },
   });
 const http2Preface = () =>
-  new ApiError(400, 'invalid_request', 'PRI is the HTTP/2 connection preface; this server speaks HTTP/1.1.');
+  new ApiError({ status: 400, code: 'invalid_request', message: 'PRI is the HTTP/2 connection preface; this server speaks HTTP/1.1.' });
 const expectationFailed = () =>
-  new ApiError(417, 'expectation_failed', 'The only Expect this server meets is 100-continue.');
+  new ApiError({ status: 417, code: 'expectation_failed', message: 'The only Expect this server meets is 100-continue.' });
 
 /** Headers and body of an Error response that ends its connection. */
 function errorParts(error: ApiError) {

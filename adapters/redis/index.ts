@@ -1,18 +1,9 @@
 /** petstore-service/redis: pets and rate limits in Redis, shared by every instance of the API. */
 import { sha1 } from '@noble/hashes/legacy.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type {
-  CreateOnceResult,
-  IdempotencyRecord,
-  NewPet,
-  Pet,
-  PetListQuery,
-  PetStorage,
-  QuotaWindow,
-  RateLimitStore,
-  TakeResult,
-} from '../../src/index.ts';
-import type { Subject } from '../../src/rate-limit/store.ts';
+import type { LimitStore, QuotaWindow, Subject, TakeResult } from '../../src/limits/limit-store.ts';
+import type { NewPet, Pet } from '../../src/storage/pet.ts';
+import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from '../../src/storage/pet-storage.ts';
 import { BAN, CREATE, CREATE_ONCE, PAGE, REJECT, TAKE } from './scripts.ts';
 
 /** What these stores need of a Redis client: scripts. A node-redis (`redis`) client fits as is. */
@@ -22,7 +13,7 @@ export interface RedisScriptClient {
 }
 
 /** Options of both Redis stores. */
-export interface RedisStoreOptions {
+export interface RedisOptions {
   /** Prefix of every key, so several APIs can share one Redis. Default `petstore:`. */
   readonly prefix?: string;
 }
@@ -56,7 +47,7 @@ const fieldsOf = (pet: NewPet) => JSON.stringify(pet).slice(1, -1);
  * const client = await createClient({ url, disableOfflineQueue: true }).on('error', log).connect();
  * const petstore = createPetStore({ storage: redisPetStorage(client) });
  */
-export function redisPetStorage(client: RedisScriptClient, options: RedisStoreOptions = {}): PetStorage {
+export function redisPetStorage(client: RedisScriptClient, options: RedisOptions = {}): PetStorage {
   const prefix = `${options.prefix ?? 'petstore:'}pets:`;
   const run = scriptRunner(client);
   const lastId = `${prefix}lastId`;
@@ -88,7 +79,7 @@ export function redisPetStorage(client: RedisScriptClient, options: RedisStoreOp
 }
 
 /**
- * A {@link RateLimitStore} in Redis, for many instances sharing quotas: one script checks and
+ * A {@link LimitStore} in Redis, for many instances sharing quotas: one script checks and
  * takes every window of a request atomically; counters and bans carry TTLs, so each counter
  * expires with its window and each ban at its end, and nothing else removes them.
  *
@@ -101,9 +92,9 @@ export function redisPetStorage(client: RedisScriptClient, options: RedisStoreOp
  * scripts instead, so requests fail with a 500 until memory frees: the limits fail closed.
  *
  * @example
- * const petstore = createPetStore({ rateLimitStore: redisRateLimitStore(client) });
+ * const petstore = createPetStore({ limitStore: redisLimitStore(client) });
  */
-export function redisRateLimitStore(client: RedisScriptClient, options: RedisStoreOptions = {}): RateLimitStore {
+export function redisLimitStore(client: RedisScriptClient, options: RedisOptions = {}): LimitStore {
   const prefix = `${options.prefix ?? 'petstore:'}rate:`;
   const run = scriptRunner(client);
   const banKey = (subject: Subject) => `${prefix}ban:${subject}`;

@@ -1,5 +1,9 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
-import { createPetStore, seedPets, type Pet, type PetStore, type PetStoreOptions } from '../../src/index.ts';
+import type { PetStore } from '../../src/handler.ts';
+import type { PetStoreOptions } from '../../src/options.ts';
+import { createPetStore } from '../../src/pet-store.ts';
+import { seedPets } from '../../src/storage/bulk.ts';
+import type { Pet } from '../../src/storage/pet.ts';
 import { idbPetStorage, type IdbPetStorage } from '../idb/index.ts';
 
 /** The parts of a fetch event and of the worker's global scope this adapter uses. */
@@ -43,15 +47,15 @@ export interface WorkerPetStore {
  */
 export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
   const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, ...storeOptions } = options;
-  const base = `${options.origin ?? scope.location.origin}${storeOptions.basePath ?? '/v1'}`;
   const create = () => createPetStore({ ...storeOptions, storage });
   let petstore = create();
+  const base = `${options.origin ?? scope.location.origin}${petstore.basePath}`;
 
   scope.addEventListener('fetch', (event) => {
     const { url } = event.request;
     if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) return;
     // Every caller of a worker is the same browser: anonymous callers share one address.
-    event.respondWith(petstore.fetch(event.request, { clientAddress: 'service-worker' }));
+    event.respondWith(petstore(event.request, { clientAddress: 'service-worker' }));
   });
 
   return {

@@ -1,12 +1,13 @@
 /** petstore-service/testing: the fake backend kit, and listen() on whichever runtime runs the tests. */
-import type { ListeningPetStore, ListenOptions, PetStore } from '../../src/index.ts';
-import { LISTEN_OPTION_NAMES } from '../../src/listening.ts';
+import type { PetStoreHandler } from '../../src/handler.ts';
+import { LISTEN_OPTION_NAMES, type ListeningPetStore, type ListenOptions } from '../../src/listening.ts';
 import { assertKnownOptions } from '../../src/options.ts';
 import { serve as serveOnBun } from '../bun/index.ts';
 import { serve as serveOnDeno } from '../deno/index.ts';
 import { serve as serveOnNode } from '../node/index.ts';
 
 export * from '../../src/testing/index.ts';
+export type { ListeningPetStore, ListenOptions } from '../../src/listening.ts';
 
 /**
  * Serves `handler` on an ephemeral port of 127.0.0.1, with Deno.serve, Bun.serve or node:http,
@@ -19,7 +20,7 @@ export * from '../../src/testing/index.ts';
  * await using server = await listen(createTestPetStore());
  * await fetch(`${server.url}/pets`);
  */
-export async function listen(handler: PetStore, options: ListenOptions = {}): Promise<ListeningPetStore> {
+export async function listen(handler: PetStoreHandler, options: ListenOptions = {}): Promise<ListeningPetStore> {
   // Only the options every runtime has: a test must not pass on one runtime and throw on another.
   assertKnownOptions(options, LISTEN_OPTION_NAMES, 'listen');
   const listenOptions = { port: 0, ...options };

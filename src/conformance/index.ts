@@ -1,7 +1,5 @@
-/** petstore-service/storage-conformance: vitest suites a storage or rate-limit store must pass. */
+/** petstore-service/storage-conformance: the contracts a PetStorage or LimitStore fulfils, and the vitest suites that prove it. */
+export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from '../storage/pet-storage.ts';
+export type { LimitStore, QuotaWindow, Subject, TakeResult } from '../limits/limit-store.ts';
 export { describePetStorageConformance, type MakePetStorage } from './pet-storage.ts';
-export {
-  describeRateLimitStoreConformance,
-  type MakeRateLimitStore,
-  type RateLimitStoreConformanceSettings,
-} from './rate-limit-store.ts';
+export { describeLimitStoreConformance, type LimitStoreConformanceSettings, type MakeLimitStore } from './limit-store.ts';

@@ -1,7 +1,7 @@
-/** The PetStorage conformance suite: every store (memory, IndexedDB, Redis, yours) must pass it. */
+/** The PetStorage conformance suite: every pet storage (memory, IndexedDB, Redis, yours) must pass it. */
 import { describe, expect, it } from 'vitest';
-import type { NewPet, PetStatus } from '../schemas.ts';
-import type { PetStorage } from '../storage/types.ts';
+import type { NewPet, PetStatus } from '../storage/pet.ts';
+import type { PetStorage } from '../storage/pet-storage.ts';
 
 /** Makes a fresh, empty storage for one test. */
 export type MakePetStorage = () => PetStorage | Promise<PetStorage>;

@@ -1,7 +1,7 @@
-/** Whole-store helpers for seeding and inspecting a storage (test stores, the service worker's demo). */
+/** Whole-storage helpers for seeding and reading every pet (the test kit, the service worker's demo). */
 import * as v from 'valibot';
-import { NewPetSchema, type Pet, type PetStatus } from '../schemas.ts';
-import type { PetStorage } from './types.ts';
+import { NewPetSchema, type Pet, type PetStatus } from './pet.ts';
+import type { PetStorage } from './pet-storage.ts';
 
 /**
  * Stores `pets`, each validated like a `POST /pets` body (with `defaultStatus` for pets naming

@@ -1,4 +1,4 @@
-/** The runtime-neutral half of petstore-service/testing: test store, manual clock, faults. */
+/** The runtime-neutral half of petstore-service/testing: the test store, its manual clock, and its faults' types. */
 export { createTestPetStore, TEST_KEYS, type RecordedExchange, type TestPetStore, type TestPetStoreOptions } from './test-pet-store.ts';
 export { manualClock, type ManualClock } from './clock.ts';
-export { createFaults, withFaults, type FaultInjector, type FaultRule, type Faults } from './faults.ts';
+export type { FaultRule, Faults } from '../faults.ts';

@@ -1,14 +1,15 @@
 /** createTestPetStore: the Pet Store as a fake backend, with a manual clock, seeding, reset and a request log. */
-import { createServerAdapter } from '@whatwg-node/server';
-import { createPetStore, type PetStore, type PetStoreContext } from '../pet-store.ts';
-import { apiKeyEntries, type PetStoreOptions } from '../options.ts';
-import { memoryRateLimitStore } from '../rate-limit/memory-store.ts';
-import type { Pet } from '../schemas.ts';
+import { apiKeyEntries } from '../auth/api-keys.ts';
+import { createFaults, withFaults, type Faults } from '../faults.ts';
+import type { PetStoreHandler } from '../handler.ts';
+import { memoryLimitStore } from '../limits/memory-limit-store.ts';
+import { resolveOptions, type PetStoreOptions } from '../options.ts';
+import { createHandle, toPetStore, type Handle } from '../pet-store.ts';
 import { allPets, seedPets } from '../storage/bulk.ts';
-import { memoryPetStorage } from '../storage/memory.ts';
-import type { PetStorage } from '../storage/types.ts';
+import { memoryPetStorage } from '../storage/memory-pet-storage.ts';
+import type { Pet } from '../storage/pet.ts';
+import type { PetStorage } from '../storage/pet-storage.ts';
 import { manualClock, type ManualClock } from './clock.ts';
-import { createFaults, type Faults } from './faults.ts';
 
 /** A ready API key per plan; a test store accepts all of them. */
 export const TEST_KEYS = {
@@ -26,7 +27,7 @@ const TEST_PLANS = {
 } as const;
 
 /** Options of {@link createTestPetStore}: the store's options, minus what the test store owns. */
-export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'storage' | 'rateLimitStore'> {
+export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'storage' | 'limitStore'> {
   /** Where the manual clock starts. Default: the real time at creation. */
   readonly start?: Date | number | string;
 }
@@ -44,9 +45,15 @@ export interface RecordedExchange {
   readonly at: number;
 }
 
-/** A Pet Store for tests: a fetch handler plus controls. */
-export type TestPetStore = PetStore & {
-  /** A drop-in `fetch`: give it to a client, or assign it to `globalThis.fetch`. No network. */
+/**
+ * A Pet Store for tests: a handler (serve it, or mount it, like any Pet Store) plus controls.
+ *
+ * @example
+ * const petstore: TestPetStore = createTestPetStore({ start: '2026-01-01T00:00:00Z' });
+ * petstore.clock.advance(60_000);
+ */
+export interface TestPetStore extends PetStoreHandler {
+  /** Exactly the global `fetch`: give it to a client, or assign it to `globalThis.fetch`. No network. */
   readonly fetch: typeof fetch;
   /** The clock every window, ban, key expiry and the sunset date follow. */
   readonly clock: ManualClock;
@@ -56,15 +63,13 @@ export type TestPetStore = PetStore & {
   readonly requests: readonly RecordedExchange[];
   /** Failures and delays for the next requests. */
   readonly faults: Faults;
-  /** The base path the API is served under. */
-  readonly basePath: string;
   /** Stores pets, validated like `POST /pets`; resolves to them with their ids. */
   seed(pets: readonly unknown[]): Promise<Pet[]>;
   /** Everything stored, in id order. */
   pets(): Promise<Pet[]>;
-  /** Empties the store (ids from 1 again), clears quotas, bans, the log and pending faults. */
+  /** Empties the storage (ids from 1 again), clears quotas, bans, the log and pending faults. */
   reset(): Promise<void>;
-};
+}
 
 /**
  * The Pet Store as a fake backend. Use `petstore.fetch` as your client's `fetch`: no network,
@@ -82,23 +87,16 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   const clock = manualClock(start);
   const faults = createFaults();
   const requests: RecordedExchange[] = [];
-  let storage: PetStorage;
-  let inner: PetStore;
-  const build = () => {
-    storage = memoryPetStorage();
-    inner = createPetStore({
-      ...storeOptions,
-      apiKeys: new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]),
-      storage,
-      rateLimitStore: memoryRateLimitStore(),
-      now: clock.now,
-    });
-  };
-  build();
+  const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
+  let storage: PetStorage = memoryPetStorage();
+  // Checked once, so a bad option throws here; reset() swaps only the state.
+  const config = resolveOptions({ ...storeOptions, apiKeys, storage, now: clock.now });
+  let handle: Handle = createHandle(config);
 
-  const handler = createServerAdapter<PetStoreContext>(async (request, context) => {
+  const served = withFaults((request, context) => handle(request, context), faults);
+  const petstore = toPetStore(async (request, context) => {
     const requestBody = request.body ? await request.clone().text() : '';
-    const response = await faults.apply(request, async () => inner.fetch(request, context));
+    const response = await served(request, context);
     requests.push({
       method: request.method,
       url: request.url,
@@ -110,35 +108,25 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
       at: clock.now(),
     });
     return response;
-  });
+  }, config.basePath);
 
-  // The adapter's own fetch reads a second argument after a Request as server context; this one
-  // follows the fetch standard (`fetch(request, init)` included), so it can stand in for fetch.
-  // Runtime adapters (Deno, Bun) still pass `{ clientAddress }` after a Request: that stays context.
-  // handleRequest, not the adapter's fetch: that one reads request.signal, which Deno warns about.
-  const fetchLike = async (input: RequestInfo | URL, init?: RequestInit | PetStoreContext) =>
-    input instanceof Request && init !== undefined && 'clientAddress' in init
-      ? handler.handleRequest(input, init)
-      : handler.handleRequest(new Request(input, init as RequestInit | undefined), {});
-
-  return Object.assign(handler, {
-    fetch: fetchLike as typeof fetch,
+  return Object.assign(petstore, {
+    // The standard fetch: a second argument is a RequestInit, never a server context.
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => petstore(new Request(input, init))) as typeof fetch,
     clock,
     keys: TEST_KEYS,
     requests,
     faults,
-    basePath: storeOptions.basePath ?? '/v1',
-    seed: (pets: readonly unknown[]) => seedPets(storage, pets, storeOptions.defaultStatus),
+    seed: (pets: readonly unknown[]) => seedPets(storage, pets, config.defaultStatus),
     pets: () => allPets(storage),
     async reset() {
-      build();
+      storage = memoryPetStorage();
+      handle = createHandle({ ...config, storage, limitStore: memoryLimitStore() });
       requests.length = 0;
       faults.clear();
     },
-    // @whatwg-node's own types describe its adapter more narrowly than it behaves; TestPetStore states what it serves.
-  }) as unknown as TestPetStore;
+  });
 }
-
 /** Headers as a record with lower-case names, whatever case the Headers implementation keeps. */
 function lowercased(headers: Headers): Record<string, string> {
   const record: Record<string, string> = {};

@@ -1,11 +1,11 @@
 // @ts-check
 /**
- * Heap bytes the built memoryRateLimitStore holds per anonymous caller, per key and per ban, the
+ * Heap bytes the built memoryLimitStore holds per anonymous caller, per key and per ban, the
  * figures README.md quotes: `npm run build && node test/flood/state-bytes.mjs`.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { memoryRateLimitStore } from 'petstore-service';
+import { memoryLimitStore } from 'petstore-service';
 
 const N = 100_000;
 const now = Date.parse('2026-11-22T10:00:10Z');
@@ -33,7 +33,7 @@ async function bytesPer(action, subject) {
   const gc = /** @type {() => void} */ (globalThis.gc);
   const held = () => (gc(), gc(), process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers);
   const start = held();
-  const store = memoryRateLimitStore();
+  const store = memoryLimitStore();
   const before = held();
   for (let i = 0; i < N; i++) {
     const s = /** @type {`address:${string}`} */ (subject(i));

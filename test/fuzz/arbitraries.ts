@@ -1,6 +1,6 @@
 /** fast-check generators for requests a careless client or an attacker would send. */
 import fc from 'fast-check';
-import { encodeCursor } from '../../src/schemas.ts';
+import { encodeCursor } from '../../src/operations/inputs.ts';
 
 export const FUZZ_KEY = 'fuzz-key-123';
 export const ORIGIN = 'http://petstore.fuzz';

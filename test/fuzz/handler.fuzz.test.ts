@@ -2,7 +2,9 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { allPets, createPetStore, memoryPetStorage, PetSchema, type PetStorage } from '../../src/index.ts';
+import { createPetStore, memoryPetStorage, type PetStorage } from '../../src/index.ts';
+import { allPets } from '../../src/storage/bulk.ts';
+import { PetSchema } from '../../src/storage/pet.ts';
 import { contractCheckerFor } from '../contract/checker.ts';
 import { faultyStorage, seededRandom } from '../helpers/faulty-storage.ts';
 import { FUZZ_KEY, requestSpec, toRequest, type RequestSpec } from './arbitraries.ts';

@@ -1,6 +1,6 @@
 /** URLs the API writes (Link, Location, servers): relative or from publicUrl, never the client's Host or query. */
 import { describe, expect, it } from 'vitest';
-import { encodeCursor } from '../../src/schemas.ts';
+import { encodeCursor } from '../../src/operations/inputs.ts';
 import { expectError, postPet, startServer, type TestServer } from '../helpers/server.ts';
 
 async function withPets(server: TestServer, statuses: readonly (string | undefined)[]) {

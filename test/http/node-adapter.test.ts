@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serve } from '../../adapters/node/index.ts';
 import { listen } from '../../adapters/testing/index.ts';
-import { createPetStore, memoryPetStorage, type ListeningPetStore, type PetStorage } from '../../src/index.ts';
+import { createPetStore, memoryPetStorage, type PetStorage } from '../../src/index.ts';
+import type { ListeningPetStore } from '../../adapters/node/index.ts';
 import { KEY, startServer } from '../helpers/server.ts';
 
 describe('petstore-service/node serve()', () => {
@@ -72,7 +73,7 @@ describe('serve() and listen() arguments', () => {
   });
 
   it.each<[string, unknown[], RegExp]>([
-    ['a misspelt option', [{ prot: 0 }], /^serve: unknown option "prot"; the options are .*port, hostname, signal, handleSignals/],
+    ['a misspelt option', [{ prot: 0 }], /^serve: unknown option "prot" \(did you mean "port"\?\); the options are .*port, hostname, signal, handleSignals/],
     ['host, now hostname', [{ host: '127.0.0.1' }], /^serve: unknown option "host"; the interface option is "hostname"$/],
     ['a handler inside the options', [{ handler: createPetStore() }], /^serve: a handler is not an option; pass it first/],
     ['store options next to a handler', [createPetStore(), { apiKeys: { k: 'free' } }], /^serve: "apiKeys" is a store option/],

@@ -1,6 +1,6 @@
 /** Request targets and Host on raw sockets: the target alone picks the route, and a bad Host or repeated field is a JSON 400. */
 import { describe, expect, it } from 'vitest';
-import { encodeCursor } from '../../src/schemas.ts';
+import { encodeCursor } from '../../src/operations/inputs.ts';
 import { rawConnect, requestHead, expectRawError, type RawResponse } from '../helpers/raw-http.ts';
 import { KEY, postPet, startServer, type TestServer } from '../helpers/server.ts';
 

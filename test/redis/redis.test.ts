@@ -1,8 +1,8 @@
 /** The Redis stores against a real redis-server: conformance, two instances sharing one Redis, an outage. */
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisPetStorage, redisRateLimitStore } from '../../adapters/redis/index.ts';
-import { describePetStorageConformance, describeRateLimitStoreConformance } from '../../src/conformance/index.ts';
+import { redisPetStorage, redisLimitStore } from '../../adapters/redis/index.ts';
+import { describePetStorageConformance, describeLimitStoreConformance } from '../../src/conformance/index.ts';
 import { postPet, startServer, type TestServer } from '../helpers/server.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describePetStorageConformance('redisPetStorage', async () => redisPetStorage(await connect(), { prefix: freshPrefix() }));
-describeRateLimitStoreConformance('redisRateLimitStore', async () => redisRateLimitStore(await connect(), { prefix: freshPrefix() }));
+describeLimitStoreConformance('redisLimitStore', async () => redisLimitStore(await connect(), { prefix: freshPrefix() }));
 
 describe('two servers sharing one Redis', () => {
   async function twoServers(prefix: string): Promise<[TestServer, TestServer]> {
@@ -44,7 +44,7 @@ describe('two servers sharing one Redis', () => {
       return startServer({
         apiKeys: { 'shared-free': 'free', 'shared-pro': 'pro', 'test-key-0123456789': { perMinute: 1_000_000, perDay: 1_000_000 } },
         storage: redisPetStorage(client, { prefix }),
-        rateLimitStore: redisRateLimitStore(client, { prefix }),
+        limitStore: redisLimitStore(client, { prefix }),
         now: () => Date.parse('2026-11-22T10:00:00Z'),
       });
     };
@@ -79,7 +79,7 @@ describe('a Redis outage', () => {
     const client = await connect();
     const server = await startServer({
       storage: redisPetStorage(client, { prefix }),
-      rateLimitStore: redisRateLimitStore(client, { prefix }),
+      limitStore: redisLimitStore(client, { prefix }),
       onError: (error) => errors.push(error),
     });
     const acknowledged: number[] = [];

@@ -5,7 +5,7 @@ import { createPetStore, memoryPetStorage } from 'petstore-service';
 const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
 /** @type {typeof import('petstore-service/node')} */
 const adapter = await import(`petstore-service/${runtime}`);
-const serve = /** @type {(...args: unknown[]) => Promise<import('petstore-service').ListeningPetStore>} */ (adapter.serve);
+const serve = /** @type {(...args: unknown[]) => Promise<import('petstore-service/node').ListeningPetStore>} */ (adapter.serve);
 const KEY = { authorization: 'Bearer probe-key' };
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The port is whatever was free: blanked so runtimes compare equal. */

@@ -22,7 +22,7 @@ function expected(runtime: string, nodeOnlyOption: string) {
       handlerStatus: 200,
       refusedAfterAbort: true,
       closeAfterAbort: 'resolved',
-      unknownOption: expect.stringMatching(/^TypeError: serve: unknown option "prot"; the options are .*\bport, hostname, signal\b/),
+      unknownOption: expect.stringMatching(/^TypeError: serve: unknown option "prot" \(did you mean "port"\?\); the options are .*\bport, hostname, signal\b/),
       storeOptionWithHandler: expect.stringMatching(/^TypeError: serve: "apiKeys" is a store option/),
       handlerInOptions: expect.stringMatching(/^TypeError: serve: a handler is not an option; pass it first/),
       nodeOnlyOption,

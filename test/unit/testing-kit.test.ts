@@ -1,6 +1,7 @@
 /** petstore-service/testing: the manual clock, fault rules, seeding and the request log. */
-import { describe, expect, it } from 'vitest';
-import { createFaults, createTestPetStore, manualClock } from '../../src/testing/index.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createFaults } from '../../src/faults.ts';
+import { createTestPetStore, manualClock } from '../../src/testing/index.ts';
 
 const list = (store: ReturnType<typeof createTestPetStore>, path = '/v1/pets') =>
   store.fetch(`http://api.test${path}`, { headers: { authorization: `Bearer ${store.keys.enterprise}` } });
@@ -43,10 +44,16 @@ describe('createTestPetStore', () => {
     for (const key of Object.values(store.keys)) expect((await store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   });
 
-  it('keeps a runtime adapter\'s { clientAddress } as context, so anonymous callers are limited per address', async () => {
+  it('has a fetch that is exactly the global fetch', () => {
     const store = createTestPetStore();
-    const anonymous = (clientAddress: string) =>
-      (store.fetch as (input: Request, context: { clientAddress: string }) => Promise<Response>)(new Request('http://api.test/v1/pets'), { clientAddress });
+    expectTypeOf(store.fetch).toEqualTypeOf<typeof fetch>();
+    const asGlobal: typeof fetch = store.fetch;
+    expect(typeof asGlobal).toBe('function');
+  });
+
+  it('takes a host\'s { clientAddress } when called as a handler, so anonymous callers are limited per address', async () => {
+    const store = createTestPetStore();
+    const anonymous = (clientAddress: string) => store(new Request('http://api.test/v1/pets'), { clientAddress });
     for (let i = 0; i < 60; i++) expect((await anonymous('10.0.0.1')).status).toBe(401);
     expect((await anonymous('10.0.0.1')).status).toBe(429);
     expect((await anonymous('10.0.0.2')).status).toBe(401);

@@ -1,0 +1,67 @@
+/** The caller's network address, from whichever host runs the handler, and through the proxies the operator trusts. */
+import ipaddr from 'ipaddr.js';
+import { ipOf } from '../limits/address.ts';
+import type { PetStoreContext } from './context.ts';
+import { peerAddress } from './host.ts';
+
+/** The client address of a request, as the host or a trusted proxy reports it. */
+export type CallerAddress = (request: Request, context: PetStoreContext) => string | undefined;
+
+/** The options {@link createCallerAddress} reads. */
+export interface CallerAddressSettings {
+  readonly clientAddress: CallerAddress | undefined;
+  readonly trustProxy: number | readonly string[];
+}
+
+/**
+ * The function that names a request's caller: the `clientAddress` option when given; else the
+ * peer the host reports; with `trustProxy`, the address the trusted proxies say they forwarded
+ * for (RFC 7239 `Forwarded`, else `X-Forwarded-For`), walking back from the peer as long as each
+ * hop is trusted. Bad `trustProxy` ranges throw a TypeError now, not on a request.
+ */
+export function createCallerAddress({ clientAddress, trustProxy }: CallerAddressSettings): CallerAddress {
+  if (clientAddress) return clientAddress;
+  const trusted = trustOf(trustProxy);
+  if (!trusted) return peerAddress;
+  return (request, context) => {
+    const peer = peerAddress(request, context);
+    if (peer === undefined) return undefined;
+    // Nearest first: the peer, then each address the proxies appended, right to left.
+    const hops = [peer, ...forwardedFor(request.headers).reverse()];
+    let hop = 0;
+    while (hop < hops.length - 1 && trusted(hops[hop]!, hop)) hop++;
+    return hops[hop];
+  };
+}
+
+/** Whether the hop at `index` (0: the peer) is a proxy to believe, or `undefined` to believe none. */
+function trustOf(trustProxy: number | readonly string[]): ((address: string, index: number) => boolean) | undefined {
+  if (typeof trustProxy === 'number') return trustProxy > 0 ? (_address, index) => index < trustProxy : undefined;
+  if (trustProxy.length === 0) return undefined;
+  const ranges = trustProxy.map((range) => {
+    try {
+      if (range.includes('/')) return ipaddr.parseCIDR(range);
+      const ip = ipaddr.parse(range);
+      return [ip, ip.kind() === 'ipv4' ? 32 : 128] as const;
+    } catch {
+      throw new TypeError(`trustProxy: "${range}" is not an IP address or CIDR range`);
+    }
+  });
+  return (address) => {
+    const ip = ipOf(address);
+    return ip !== undefined && ranges.some(([network, bits]) => ip.kind() === network.kind() && ip.match(network, bits));
+  };
+}
+
+/** The `for=` addresses of `Forwarded` (ports and brackets dropped), else those of `X-Forwarded-For`, in header order. */
+function forwardedFor(headers: Headers): string[] {
+  const forwarded = headers.get('forwarded');
+  if (forwarded !== null) {
+    return [...forwarded.matchAll(/(?:^|[;,])\s*for=("[^"]*"|[^;,\s]*)/gi)].map(([, value]) => {
+      const text = value!.replace(/^"|"$/g, '');
+      // RFC 7239 §6: an IPv6 node is bracketed, and either kind may carry a port.
+      return /^\[([^\]]+)\]/.exec(text)?.[1] ?? text.replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
+    });
+  }
+  return (headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+}

@@ -1,0 +1,115 @@
+/** The edge: what arrived (request target, Host, header lines, peer) becomes the path and query the API routes on, or a 400. */
+import { ApiError } from '../response/api-error.ts';
+import type { PetStoreContext } from './context.ts';
+import { nodeRequestOf, type NodeRequestFields } from './host.ts';
+
+/** The part of a request the API routes on: never the Host, which only a client chose. */
+export interface Target {
+  /** The path under the mount prefix, dot segments resolved and percent-encoding kept. */
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+  /** The prefix the host mounted the API under (`/api`), or `''`: URLs the API writes start with it. */
+  readonly mountPath: string;
+}
+
+/** Fields that must appear at most once (RFC 9110 §5.3): a second line could smuggle another value past us. */
+const SINGLETON_FIELDS: Readonly<Record<string, string>> = { host: 'Host', authorization: 'Authorization', 'content-type': 'Content-Type' };
+/** Node keeps this many raw header entries (name and value each count) unless the server says otherwise. */
+const NODE_DEFAULT_HEADER_ENTRIES = 2000;
+/** `host [":" port]` (RFC 9110 §7.2): a reg-name or IPv4 address, or a bracketed IPv6 literal. May be empty. */
+const HOST_PATTERN = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~]*)(?::[0-9]{0,5})?$/;
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** Origin of the URLs the edge parses targets with; never part of anything sent to a client. */
+const PARSE_ORIGIN = 'http://petstore.invalid';
+
+/**
+ * The target of `request`, or a 400/431 {@link ApiError}: a malformed or repeated Host, a repeated
+ * singleton field, a target that is not origin-form or absolute-form, or header lines Node dropped.
+ * Under node:http the raw target and header lines are read, since the URL @whatwg-node builds
+ * from them pastes the Host in front of the path. `OPTIONS *` yields `'*'` (asterisk-form).
+ */
+export function requestTarget(request: Request, context: PetStoreContext): Target | '*' {
+  const node = nodeRequestOf(context);
+  if (node) {
+    assertHeadersKept(node);
+    assertSingletonsOnce(node.rawHeaders!);
+  }
+  // Elsewhere the runtime joined repeated lines with ", ": no valid Host, and no single bearer
+  // credential, contains one, so a repeated Host fails below and a repeated Authorization is a 401.
+  // A service worker's requests carry no Host at all; the runtime has already vouched for the URL then.
+  const url = node
+    ? targetOf(request.method, node.url!, node.headers?.host as string | undefined, node.httpVersion === '1.1')
+    : targetOf(request.method, request.url, request.headers.get('host') ?? undefined, false);
+  if (url === '*') return url;
+  // Express has already cut its mount prefix off `url`; a prefix the host names may still be there.
+  if (node?.baseUrl) return { pathname: url.pathname, searchParams: url.searchParams, mountPath: node.baseUrl };
+  const mountPath = (context.mountPath ?? '').replace(/\/+$/, '');
+  const mounted = mountPath !== '' && (url.pathname === mountPath || url.pathname.startsWith(`${mountPath}/`));
+  return { pathname: mounted ? url.pathname.slice(mountPath.length) : url.pathname, searchParams: url.searchParams, mountPath };
+}
+
+
+function targetOf(method: string, target: string, host: string | undefined, hostRequired: boolean): URL | '*' {
+  // RFC 9112 §3.2: a missing (in HTTP/1.1) or invalid Host is a 400, whatever the target's form.
+  if (host === undefined ? hostRequired : !HOST_PATTERN.test(host) || !isPort(host)) {
+    throw badRequest(host === undefined ? 'HTTP/1.1 requests must carry a Host header.' : 'The Host header is not a valid host[:port].');
+  }
+  if (target === '*') {
+    if (method === 'OPTIONS') return '*';
+    throw badRequest('The request target "*" is only for OPTIONS.');
+  }
+  let url: URL;
+  if (ABSOLUTE_FORM.test(target)) {
+    // RFC 9112 §3.2.2: the authority in an absolute-form target wins over any Host field.
+    url = parse(target);
+    if (!/^https?:$/.test(url.protocol) || url.host === '') throw badRequest('The request target must be an http(s) URL or a path.');
+  } else if (target.startsWith('/')) {
+    // Prefixed with our own origin, so a target such as "//evil.example/v1" stays a path.
+    url = parse(`${PARSE_ORIGIN}${target}`);
+  } else {
+    throw badRequest('The request target must be a path such as /v1/pets.');
+  }
+  return url;
+}
+
+function parse(text: string): URL {
+  try {
+    return new URL(text);
+  } catch {
+    throw badRequest('The request target is not a valid URL.');
+  }
+}
+
+/** True unless the Host carries a port above 65535. */
+function isPort(host: string): boolean {
+  const port = /:([0-9]*)$/.exec(host)?.[1];
+  return !port || Number(port) <= 65535;
+}
+
+/** One pass over the raw lines: the second line of any singleton field is a 400. */
+function assertSingletonsOnce(rawHeaders: readonly string[]): void {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const field = rawHeaders[i]!.toLowerCase();
+    if (!Object.hasOwn(SINGLETON_FIELDS, field)) continue;
+    if (seen.has(field)) throw badRequest(`Send the ${SINGLETON_FIELDS[field]} header once.`);
+    seen.add(field);
+  }
+}
+
+/**
+ * Node drops header lines past its cap without a word, and the dropped one might be
+ * `Authorization`: a request at the cap is refused rather than judged on what is left.
+ */
+function assertHeadersKept(node: NodeRequestFields): void {
+  const count = node.socket?.server?.maxHeadersCount;
+  const cap = typeof count === 'number' ? count * 2 : NODE_DEFAULT_HEADER_ENTRIES;
+  if (cap > 0 && node.rawHeaders!.length >= cap) {
+    const message = `The request has too many header lines; send fewer than ${cap / 2}.`;
+    throw new ApiError({ status: 431, code: 'headers_too_large', message, headers: { Connection: 'close' } });
+  }
+}
+
+function badRequest(message: string): ApiError {
+  return new ApiError({ status: 400, code: 'invalid_request', message, headers: { Connection: 'close' } });
+}

@@ -1,0 +1,122 @@
+/** The rate-limit step: fixed UTC windows per subject, quota headers, 429s and temporary bans. */
+import { ApiError } from '../response/api-error.ts';
+import type { LimitStore, QuotaWindow, Subject } from './limit-store.ts';
+import type { Quota } from './plans.ts';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** Settings of {@link createRateLimiter}. */
+export interface RateLimiterSettings {
+  readonly limitStore: LimitStore;
+  readonly now: () => number;
+  /** A subject is banned when its refusals within one minute window exceed this. */
+  readonly banThreshold: number;
+  readonly banDurationMs: number;
+}
+
+/** The headers for this request's response, and the 429 to answer with when it was refused. */
+export interface RateLimitOutcome {
+  readonly headers: Record<string, string>;
+  readonly refusal?: ApiError;
+}
+
+/** The minute and day windows containing `now`, aligned to UTC so every instance agrees on them. */
+export function quotaWindows(now: number, quota: Quota): QuotaWindow[] {
+  const minute = Math.floor(now / MINUTE) * MINUTE;
+  const day = Math.floor(now / DAY) * DAY;
+  return [
+    { name: 'minute', limit: quota.perMinute, start: minute, end: minute + MINUTE },
+    { name: 'day', limit: quota.perDay, start: day, end: day + DAY },
+  ];
+}
+
+/**
+ * Builds the rate-limit step. Each call counts one request of `subject` against `quota`
+ * (atomically, in the store) and says which headers to send and whether to refuse.
+ */
+export function createRateLimiter({ limitStore, now: clock, banThreshold, banDurationMs }: RateLimiterSettings) {
+  // A plan's policy never changes, so its RateLimit-Policy value is built once, not per request.
+  const policies = new WeakMap<Quota, string>();
+  const policyOf = (quota: Quota, windows: readonly QuotaWindow[]) => {
+    let policy = policies.get(quota);
+    if (policy === undefined) {
+      policy = windows.map((w) => `"${w.name}";q=${w.limit};w=${(w.end - w.start) / 1000}`).join(', ');
+      policies.set(quota, policy);
+    }
+    return policy;
+  };
+
+  /** A ban is reported on the minute window, where it was earned: nothing remains until it ends. */
+  function banned(quota: Quota, windows: QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
+    const states = windowStates(windows, used);
+    states[0] = { ...states[0]!, remaining: 0, reset: Math.max(states[0]!.reset, until) };
+    const retryAfter = secondsUntil(until, now);
+    return {
+      headers: { ...quotaHeaders(states, now, policyOf(quota, windows)), 'Retry-After': retryAfter },
+      refusal: new ApiError({ status: 429, code: 'key_banned', message: `Too many requests after being limited; banned for ${retryAfter} more seconds.` }),
+    };
+  }
+
+  return async function limit(subject: Subject, quota: Quota): Promise<RateLimitOutcome> {
+    const now = clock();
+    const windows = quotaWindows(now, quota);
+    const { admitted, used, bannedUntil } = await limitStore.take(subject, windows, now);
+    if (bannedUntil !== undefined && bannedUntil > now) return banned(quota, windows, used, bannedUntil, now);
+    const headers = quotaHeaders(windowStates(windows, used), now, policyOf(quota, windows));
+    if (admitted) return { headers };
+
+    const refusals = await limitStore.reject(subject, windows[0]!, now);
+    if (refusals > banThreshold) {
+      const until = now + banDurationMs;
+      await limitStore.ban(subject, until, now);
+      return banned(quota, windows, used, until, now);
+    }
+    // Wait for every full window: retrying earlier would be refused again.
+    const resetsAt = Math.max(...windows.filter((w, i) => used[i]! >= w.limit).map((w) => w.end));
+    const retryAfter = secondsUntil(resetsAt, now);
+    return {
+      headers: { ...headers, 'Retry-After': retryAfter },
+      refusal: new ApiError({ status: 429, code: 'rate_limited', message: `Rate limit exceeded; retry in ${retryAfter} seconds.` }),
+    };
+  };
+}
+
+/** Whole seconds from `now` until `time`, at least 1, as a header value. */
+function secondsUntil(time: number, now: number): string {
+  return String(Math.max(1, Math.ceil((time - now) / 1000)));
+}
+
+/** A window as the headers describe it: how much is left and when it resets. */
+export interface WindowState {
+  readonly name: string;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
+}
+
+function windowStates(windows: readonly QuotaWindow[], used: readonly number[]): WindowState[] {
+  return windows.map((w, i) => ({
+    name: w.name,
+    limit: w.limit,
+    remaining: Math.max(0, w.limit - used[i]!),
+    reset: w.end,
+  }));
+}
+
+/**
+ * `X-RateLimit-*` for the window that binds first (fewest remaining; on a tie, the later reset),
+ * and the draft-ietf-httpapi-ratelimit-headers-11 fields listing every window, binding first.
+ */
+export function quotaHeaders(states: readonly WindowState[], now: number, policy: string): Record<string, string> {
+  const ordered = [...states].sort((a, b) => a.remaining - b.remaining || b.reset - a.reset);
+  const binding = ordered[0]!;
+  const seconds = (time: number) => Math.max(0, Math.ceil((time - now) / 1000));
+  return {
+    'X-RateLimit-Limit': String(binding.limit),
+    'X-RateLimit-Remaining': String(binding.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(binding.reset / 1000)),
+    'RateLimit-Policy': policy,
+    RateLimit: ordered.map((s) => `"${s.name}";r=${s.remaining};t=${seconds(s.reset)}`).join(', '),
+  };
+}

@@ -1,0 +1,172 @@
+/** The default limit store: bans and key counters kept until they end, anonymous counters in a bounded lru-cache. */
+import { LRUCache } from 'lru-cache';
+import type { LimitStore, QuotaWindow, Subject, TakeResult } from './limit-store.ts';
+
+/** Options of {@link memoryLimitStore}. */
+export interface MemoryLimitStoreOptions {
+  /**
+   * Most anonymous callers (`address:` subjects) whose counters are held at once. Past it, the
+   * least recently seen address is forgotten, which gives that address a fresh budget. Keys'
+   * counters and bans never count against it and are never pushed out. Default 100,000.
+   */
+  readonly maxAddresses?: number;
+}
+
+/**
+ * A {@link LimitStore} in process memory, with how much state it holds. Ended key counters
+ * and bans count until a later call sweeps them away.
+ *
+ * @example
+ * const store = memoryLimitStore();
+ * console.log(store.addressCount, store.keyCount, store.banCount);
+ */
+export interface MemoryLimitStore extends LimitStore {
+  /** Anonymous callers whose counters are held: never more than `maxAddresses`. */
+  readonly addressCount: number;
+  /** Keys whose counters are held. */
+  readonly keyCount: number;
+  /** Bans held, of keys and addresses alike. */
+  readonly banCount: number;
+}
+
+/**
+ * A subject's counters, as one flat array of numbers (a third of the memory an object holding
+ * two arrays takes, measured by test/flood): [until, refusedIn, refused, start0, count0, start1, count1, ...].
+ * A window's count is valid only while its stored start is the current window's start, so an
+ * entry whose windows have ended reads as zeros even before it is dropped.
+ */
+type Entry = number[];
+const UNTIL = 0;
+const REFUSED_IN = 1;
+const REFUSED = 2;
+const WINDOWS = 3;
+/** Slots made for an entry first created by a refusal: the limiter's minute and day. */
+const USUAL_WINDOW_COUNT = 2;
+/**
+ * Map entries each call looks at for ended state. Every ban or key entry costs at least one call
+ * to make, and each call checks this many of each map, so ended state is gone within a few
+ * passes, at a constant cost per call and without a timer or a pause.
+ */
+const SWEEP_STEP = 2;
+
+/** Where the counters of one kind of subject live. */
+interface Counters {
+  get(subject: Subject): Entry | undefined;
+  set(subject: Subject, entry: Entry, now: number): void;
+}
+
+/**
+ * A {@link LimitStore} in memory. State is split by what it protects: bans live in a Map
+ * that drops only ended bans; counters of keys in a Map that drops them only once their
+ * windows have ended; counters of anonymous callers in an lru-cache of at most `maxAddresses`
+ * entries. So however many addresses call, no ban is lifted and no key's quota starts over.
+ * Each method runs without awaiting, so it is atomic within the process; use a shared store
+ * when several instances serve one API.
+ *
+ * @example
+ * const petstore = createPetStore({ limitStore: memoryLimitStore({ maxAddresses: 10_000 }) });
+ */
+export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): MemoryLimitStore {
+  const { maxAddresses = 100_000 } = options;
+  if (!Number.isSafeInteger(maxAddresses) || maxAddresses < 1) throw new TypeError('maxAddresses must be a positive integer');
+  // Entries age by the API's clock (the `now` each call brings), so a test clock expires them too;
+  // ttlResolution 0 reads that clock directly instead of caching it behind a timer per call.
+  let clock = 0;
+  const cache = new LRUCache<Subject, Entry>({ max: maxAddresses, ttlResolution: 0, perf: { now: () => clock } });
+  const keyEntries = new Map<Subject, Entry>();
+  const bans = new Map<Subject, number>();
+
+  const addresses: Counters = {
+    get: (subject) => cache.get(subject),
+    // The entry is useless once its last window has ended, so it expires then.
+    set: (subject, entry, now) => void cache.set(subject, entry, { ttl: Math.max(1, entry[UNTIL]! - now) }),
+  };
+  const keys: Counters = { get: (subject) => keyEntries.get(subject), set: (subject, entry) => void keyEntries.set(subject, entry) };
+  // Anything not explicitly anonymous is kept like a key: only `address:` state may be forgotten.
+  const countersOf = (subject: Subject) => (subject.startsWith('address:') ? addresses : keys);
+
+  const sweepKeys = sweeper(keyEntries, (entry) => entry[UNTIL]!);
+  const sweepBans = sweeper(bans, (until) => until);
+  const tick = (now: number) => {
+    clock = now;
+    sweepKeys(now);
+    sweepBans(now);
+  };
+  const banOf = (subject: Subject, now: number) => {
+    const until = bans.get(subject);
+    if (until === undefined || until > now) return until;
+    bans.delete(subject);
+    return undefined;
+  };
+  // Sized once: growing an array later would over-allocate its backing store by half.
+  const newEntry = (windowCount: number): Entry => new Array<number>(WINDOWS + 2 * windowCount).fill(0);
+  const save = (counters: Counters, subject: Subject, entry: Entry, until: number, now: number) => {
+    entry[UNTIL] = Math.max(entry[UNTIL]!, until);
+    counters.set(subject, entry, now);
+  };
+  const usedIn = (entry: Entry | undefined, windows: readonly QuotaWindow[]) =>
+    windows.map((w, i) => (entry?.[WINDOWS + 2 * i] === w.start ? entry[WINDOWS + 2 * i + 1]! : 0));
+
+  return {
+    get addressCount() {
+      return cache.size;
+    },
+    get keyCount() {
+      return keyEntries.size;
+    },
+    get banCount() {
+      return bans.size;
+    },
+    async take(subject: Subject, windows: readonly QuotaWindow[], now: number): Promise<TakeResult> {
+      tick(now);
+      const counters = countersOf(subject);
+      const entry = counters.get(subject);
+      const current = usedIn(entry, windows);
+      const bannedUntil = banOf(subject, now);
+      if (bannedUntil !== undefined) return { admitted: false, used: current, bannedUntil };
+      if (current.some((used, i) => used >= windows[i]!.limit)) return { admitted: false, used: current };
+      const used = current.map((count) => count + 1);
+      const updated = entry ?? newEntry(windows.length);
+      windows.forEach((w, i) => {
+        updated[WINDOWS + 2 * i] = w.start;
+        updated[WINDOWS + 2 * i + 1] = used[i]!;
+      });
+      save(counters, subject, updated, Math.max(...windows.map((w) => w.end)), now);
+      return { admitted: true, used };
+    },
+    async reject(subject: Subject, window: QuotaWindow, now: number): Promise<number> {
+      tick(now);
+      const counters = countersOf(subject);
+      const entry = counters.get(subject) ?? newEntry(USUAL_WINDOW_COUNT);
+      entry[REFUSED] = entry[REFUSED_IN] === window.start ? entry[REFUSED]! + 1 : 1;
+      entry[REFUSED_IN] = window.start;
+      save(counters, subject, entry, window.end, now);
+      return entry[REFUSED];
+    },
+    async ban(subject: Subject, until: number, now: number): Promise<void> {
+      tick(now);
+      bans.set(subject, Math.max(banOf(subject, now) ?? 0, until));
+    },
+  };
+}
+
+/**
+ * A function that looks at the next {@link SWEEP_STEP} entries of `map`, going round it, and
+ * deletes those whose end (by `endOf`) has passed. Deleting while a Map iterator is live is
+ * safe in JavaScript, and entries added meanwhile are reached on this pass or the next.
+ */
+function sweeper<V>(map: Map<Subject, V>, endOf: (value: V) => number): (now: number) => void {
+  let cursor = map.entries();
+  return (now) => {
+    if (map.size === 0) return;
+    for (let step = 0; step < SWEEP_STEP; step++) {
+      const next = cursor.next();
+      if (next.done) {
+        cursor = map.entries();
+        return;
+      }
+      const [subject, value] = next.value;
+      if (endOf(value) <= now) map.delete(subject);
+    }
+  };
+}

@@ -1,0 +1,136 @@
+/** Reads a JSON request body: media type checked, bytes capped while streaming, keys screened. */
+import { ApiError } from '../response/api-error.ts';
+import type { HostBody } from './types.ts';
+
+/** Deepest nesting of arrays and objects a body may have; a pet needs 1, and deeper input only costs stack. */
+const MAX_JSON_DEPTH = 32;
+
+/** Keys that could reach a prototype when a body is later spread or merged by someone's code. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The body of `request` as a JSON object, or an {@link ApiError}: 415 for a media type other
+ * than JSON, 413 past `maxBytes` (refused on `Content-Length` before reading, otherwise cut
+ * off mid-stream), 400 for bytes that are not UTF-8 JSON, a non-object, or a forbidden key.
+ * A body the host already read (`hostBody`) goes through the same checks: its text or bytes as
+ * they are, a value its JSON parser made as that value's JSON.
+ */
+export async function readJsonObject(
+  request: Request,
+  maxBytes: number,
+  hostBody?: HostBody,
+): Promise<Record<string, unknown>> {
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    throw new ApiError({ status: 415, code: 'unsupported_media_type', message: 'The request body must be JSON: send Content-Type: application/json.' });
+  }
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
+    throw tooLarge(maxBytes);
+  }
+  if (hostBody?.refused !== undefined) throw hostBody.refused === 'too_large' ? tooLarge(maxBytes) : notJson();
+  const bytes = hostBody ? hostBytes(hostBody.value, maxBytes) : await readBytes(request, maxBytes);
+  const text = decodeUtf8(bytes);
+  if (text.trim() === '') throw invalidBody('The request body is empty; send a JSON object.');
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw invalidBody(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  const forbidden: string[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text, function screen(key, item: unknown) {
+      if (FORBIDDEN_KEYS.has(key)) forbidden.push(key);
+      return item;
+    });
+  } catch {
+    throw notJson();
+  }
+  if (forbidden.length > 0) {
+    throw invalidBody(`The request body uses a reserved key: ${forbidden[0]}.`, forbidden[0]);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidBody('The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The deepest nesting of `[` and `{` outside strings: one linear pass, before JSON.parse recurses into it. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows, RFC 8259). */
+function isJsonMediaType(header: string | null): boolean {
+  if (header === null) return false;
+  const [essence = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (!/^application\/([a-z0-9.\-]+\+)?json$/.test(essence)) return false;
+  return parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
+}
+
+/** The bytes of a body a host read, raw as given or the JSON of what its parser made, held to the same limit. */
+function hostBytes(value: unknown, maxBytes: number): Uint8Array {
+  const bytes =
+    value instanceof Uint8Array ? value
+    : value instanceof ArrayBuffer ? new Uint8Array(value)
+    : new TextEncoder().encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  return bytes;
+}
+
+async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => {
+      throw invalidBody('The request body ended before it was complete.');
+    });
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Stop reading: the rest of an oversized body is never buffered.
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidBody('The request body is not valid UTF-8.');
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  // Closing lets the server drop the unread rest of the body instead of reading it.
+  const message = `The request body is larger than ${maxBytes} bytes.`;
+  return new ApiError({ status: 413, code: 'payload_too_large', message, headers: { Connection: 'close' } });
+}
+
+const notJson = (): ApiError => invalidBody('The request body is not valid JSON.');
+
+function invalidBody(message: string, field = 'body'): ApiError {
+  return new ApiError({ status: 400, code: 'invalid_request', message, details: [{ field, message }] });
+}

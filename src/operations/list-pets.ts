@@ -1,0 +1,69 @@
+/** GET /pets: one page of pets in id order, with an RFC 8288 `Link: rel="next"` while more match. */
+import { ApiError } from '../response/api-error.ts';
+import type { Reply } from '../response/reply.ts';
+import type { Pet, PetStatus } from '../storage/pet.ts';
+import type { PetStorage } from '../storage/pet-storage.ts';
+import { decodeCursor, DEFAULT_LIMIT, encodeCursor, ListQuerySchema, type ListQuery } from './inputs.ts';
+import type { OperationContext } from './types.ts';
+import { apiUrl } from './urls.ts';
+import { parseInput } from './validation.ts';
+
+/** Lists pets, filtered by `status`, `limit` per page, continuing after `cursor`. */
+export async function listPets({ query: params, base, settings }: OperationContext): Promise<Reply> {
+  const query = parseInput(ListQuerySchema, queryObject(params), 'query');
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const after = query.cursor === undefined ? 0 : await cursorPosition(query.cursor, query.status, settings.storage);
+  // One extra pet tells whether a next page exists without a count query.
+  const pets = await settings.storage.list({ status: query.status, after, limit: limit + 1 });
+  const page = pets.slice(0, limit);
+  const json = petsJson(page);
+  if (pets.length <= limit) return { status: 200, json };
+  return { status: 200, json, headers: { Link: `<${nextPageUrl(base, query, page.at(-1)!.id)}>; rel="next"` } };
+}
+
+// Stored pets never change (memory storage freezes them), so each is serialized once. A store
+// that returns fresh objects just misses the cache: entries go when the pets do.
+const serialized = new WeakMap<Pet, string>();
+
+/** The page as a JSON array, reusing each pet's serialization: JSON.stringify is most of a list. */
+function petsJson(pets: readonly Pet[]): string {
+  let json = '[';
+  for (let i = 0; i < pets.length; i++) {
+    const pet = pets[i]!;
+    let text = serialized.get(pet);
+    if (text === undefined) serialized.set(pet, (text = JSON.stringify(pet)));
+    json += i === 0 ? text : `,${text}`;
+  }
+  return `${json}]`;
+}
+
+/** The query as an object; a repeated parameter becomes an array so the schema can refuse it. */
+function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const name of ['limit', 'status', 'cursor']) {
+    const values = params.getAll(name);
+    if (values.length > 0) query[name] = values.length === 1 ? values[0]! : values;
+  }
+  return query;
+}
+
+/**
+ * The id a cursor continues after. A cursor names the last pet of the page it came from, so one
+ * naming no pet, or a pet the `status` filter excludes, was forged or belongs to another list: 400.
+ */
+async function cursorPosition(cursor: string, status: PetStatus | undefined, storage: PetStorage): Promise<number> {
+  const id = decodeCursor(cursor)!;
+  const pet = await storage.get(id);
+  if (pet && (status === undefined || pet.status === status)) return id;
+  const message = 'is not a cursor from a Link header of this list';
+  throw new ApiError({ status: 400, code: 'invalid_request', message: `Invalid query: cursor ${message}.`, details: [{ field: 'cursor', message }] });
+}
+
+/** The next page's URL: our own parameters only, so nothing else a client put in the query is echoed. */
+function nextPageUrl(base: string, query: ListQuery, lastId: number): string {
+  const next = new URLSearchParams();
+  if (query.limit !== undefined) next.set('limit', String(query.limit));
+  if (query.status !== undefined) next.set('status', query.status);
+  next.set('cursor', encodeCursor(lastId));
+  return apiUrl(base, '/pets', next);
+}

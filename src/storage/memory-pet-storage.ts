@@ -1,0 +1,67 @@
+/** The default pet storage: pets in memory, with a per-status index so filtered pages cost O(limit). */
+import type { NewPet, Pet, PetStatus } from './pet.ts';
+import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './pet-storage.ts';
+
+/**
+ * A {@link PetStorage} in process memory. Ids come from a counter, so they are never reused;
+ * `create` runs without awaiting, so concurrent creates cannot interleave.
+ *
+ * @example
+ * const petstore = createPetStore({ storage: memoryPetStorage() });
+ */
+export function memoryPetStorage(): PetStorage {
+  // Both arrays stay sorted by id because ids only grow and pets are only appended.
+  const all: Pet[] = [];
+  const byStatus = new Map<PetStatus, Pet[]>();
+  // Insertion order is expiry order (one fixed lifetime), so expired keys are swept from the front.
+  const idempotency = new Map<string, IdempotencyRecord>();
+
+  const store = (newPet: NewPet): Pet => {
+    const pet: Pet = Object.freeze({ id: all.length + 1, ...newPet });
+    all.push(pet);
+    if (pet.status) {
+      const index = byStatus.get(pet.status) ?? [];
+      index.push(pet);
+      byStatus.set(pet.status, index);
+    }
+    return pet;
+  };
+
+  return {
+    async create(newPet: NewPet): Promise<Pet> {
+      return store(newPet);
+    },
+    async createOnce(key, fingerprint, newPet, expiresAt, now): Promise<CreateOnceResult> {
+      for (const [oldKey, record] of idempotency) {
+        if (record.expiresAt > now) break;
+        idempotency.delete(oldKey);
+      }
+      const found = idempotency.get(key);
+      if (found && found.expiresAt > now) return { record: found, created: false };
+      const record = { fingerprint, pet: store(newPet), expiresAt };
+      idempotency.delete(key);
+      idempotency.set(key, record);
+      return { record, created: true };
+    },
+    async get(id: number): Promise<Pet | undefined> {
+      return all[id - 1];
+    },
+    async list({ status, after, limit }: PetListQuery): Promise<Pet[]> {
+      const pets = status === undefined ? all : (byStatus.get(status) ?? []);
+      const start = firstAfter(pets, after);
+      return pets.slice(start, start + limit);
+    },
+  };
+}
+
+/** Binary search: index of the first pet with an id greater than `after`. */
+export function firstAfter(pets: readonly Pet[], after: number): number {
+  let low = 0;
+  let high = pets.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (pets[middle]!.id <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

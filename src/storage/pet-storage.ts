@@ -1,0 +1,53 @@
+/** The contract every pet storage (memory, IndexedDB, Redis, yours) fulfils. */
+import type { NewPet, Pet, PetStatus } from './pet.ts';
+
+/** What `GET /pets` asks a storage for. */
+export interface PetListQuery {
+  /** Only pets with exactly this status; pets stored without a status never match. */
+  readonly status?: PetStatus;
+  /** Only pets with an id greater than this (the decoded cursor); 0 means from the start. */
+  readonly after: number;
+  /** At most this many pets. */
+  readonly limit: number;
+}
+
+/** What a storage remembers about an `Idempotency-Key`: the create it answered. */
+export interface IdempotencyRecord {
+  /** Identifies the request body the key was first used with. */
+  readonly fingerprint: string;
+  /** The pet that create stored. */
+  readonly pet: Pet;
+  /** When the key may be forgotten, epoch ms. */
+  readonly expiresAt: number;
+}
+
+/** The outcome of {@link PetStorage.createOnce}. */
+export interface CreateOnceResult {
+  /** The record now held for the key: the new one, or the one found. */
+  readonly record: IdempotencyRecord;
+  /** True when this call stored the pet; false when a live record already existed. */
+  readonly created: boolean;
+}
+
+/**
+ * Where pets live. Every method is async so that remote and browser stores fit.
+ *
+ * Contract: ids are positive integers from 1, strictly increasing in creation order and
+ * never reused, unique under concurrent `create` calls; a `create` that rejects leaves
+ * nothing behind; `list` returns pets in ascending id order. Returned pets must not be
+ * mutated by callers.
+ */
+export interface PetStorage {
+  /** Stores a validated pet under a new id and returns it. */
+  create(pet: NewPet): Promise<Pet>;
+  /**
+   * Create guarded by an idempotency key, atomically: when a record for `key` exists and
+   * `expiresAt > now`, return it and store nothing; otherwise store `pet` (as `create` does) and a
+   * record `{ fingerprint, pet, expiresAt }` under `key`, together or not at all.
+   */
+  createOnce(key: string, fingerprint: string, pet: NewPet, expiresAt: number, now: number): Promise<CreateOnceResult>;
+  /** The pet with this id, or `undefined`. */
+  get(id: number): Promise<Pet | undefined>;
+  /** Up to `limit` pets with `id > after` (and the given status), ascending by id. */
+  list(query: PetListQuery): Promise<Pet[]>;
+}

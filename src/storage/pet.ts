@@ -1,0 +1,63 @@
+/** A pet as it is stored and returned: valibot schemas and the types inferred from them. */
+import * as v from 'valibot';
+
+/** Availability of a pet: `available`, `pending` or `sold`. */
+export const PetStatusSchema = v.pipe(
+  v.picklist(['available', 'pending', 'sold'], 'must be one of available, pending, sold'),
+  v.title('PetStatus'),
+  v.description('Availability status of the animal.'),
+);
+/**
+ * Availability of a pet.
+ *
+ * @example
+ * const status: PetStatus = 'available';
+ */
+export type PetStatus = v.InferOutput<typeof PetStatusSchema>;
+
+/** Identifier the service assigns to a pet: a positive integer, exact in JavaScript. */
+export const PetIdSchema = v.pipe(
+  v.number('must be an integer'),
+  v.safeInteger('must be an integer no larger than 2^53-1'),
+  v.minValue(1, 'must be at least 1'),
+  v.metadata({ format: 'int64' }),
+);
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The body of `POST /pets`. Unknown fields are dropped, never stored. */
+export const NewPetSchema = v.pipe(
+  v.object({
+    name: v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      // A lone surrogate cannot be stored as UTF-8 by most databases, so it is refused up front.
+      v.check((name) => !LONE_SURROGATE.test(name), 'must be well-formed Unicode text'),
+      v.description('Non-empty, well-formed Unicode text.'),
+    ),
+    categoryId: v.pipe(
+      v.number('must be an integer'),
+      v.safeInteger('must be an integer between -(2^53-1) and 2^53-1; larger int64 values are not accepted'),
+      v.metadata({ format: 'int64' }),
+    ),
+    status: v.optional(PetStatusSchema),
+  }),
+  v.title('NewPet'),
+);
+/**
+ * A pet as a client submits it (`POST /pets`).
+ *
+ * @example
+ * const rex: NewPet = { name: 'Rex', categoryId: 1, status: 'available' };
+ */
+export type NewPet = v.InferOutput<typeof NewPetSchema>;
+
+/** A stored pet: every field of {@link NewPet} plus its `id`. */
+export const PetSchema = v.pipe(v.object({ id: PetIdSchema, ...NewPetSchema.entries }), v.title('Pet'));
+/**
+ * A pet as the service returns it.
+ *
+ * @example
+ * const pets: Pet[] = await (await petstore.fetch(request)).json();
+ */
+export type Pet = v.InferOutput<typeof PetSchema>;

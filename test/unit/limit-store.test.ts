@@ -1,0 +1,76 @@
+/** memoryLimitStore: atomic check-and-take, fresh windows, bans, and which state a flood of addresses may push out. */
+import { describe, expect, it } from 'vitest';
+import { memoryLimitStore } from '../../src/index.ts';
+import { quotaWindows } from '../../src/limits/limiter.ts';
+
+const T0 = Date.parse('2026-11-22T10:00:00Z');
+const free = { perMinute: 60, perDay: 1000 };
+
+describe('memoryLimitStore', () => {
+  it('admits exactly the limit of 500 concurrent takes and counts nothing for refusals', async () => {
+    const store = memoryLimitStore();
+    const windows = quotaWindows(T0, free);
+    const results = await Promise.all(Array.from({ length: 500 }, () => store.take('key:k', windows, T0)));
+    expect(results.filter((r) => r.admitted)).toHaveLength(60);
+    const next = quotaWindows(T0 + 60_000, free);
+    expect(await store.take('key:k', next, T0 + 60_000)).toEqual({ admitted: true, used: [1, 61] });
+  });
+
+  it('starts a fresh count when a window has ended', async () => {
+    const store = memoryLimitStore();
+    await store.take('key:k', quotaWindows(T0, free), T0);
+    const tomorrow = T0 + 86_400_000;
+    expect(await store.take('key:k', quotaWindows(tomorrow, free), tomorrow)).toEqual({ admitted: true, used: [1, 1] });
+  });
+
+  it('counts refusals per window and bans until the given time', async () => {
+    const store = memoryLimitStore();
+    const [minute] = quotaWindows(T0, free);
+    expect(await store.reject('key:k', minute!, T0)).toBe(1);
+    expect(await store.reject('key:k', minute!, T0 + 1)).toBe(2);
+    const [nextMinute] = quotaWindows(T0 + 60_000, free);
+    expect(await store.reject('key:k', nextMinute!, T0 + 60_000)).toBe(1);
+    await store.ban('key:k', T0 + 120_000, T0 + 60_000);
+    expect(await store.take('key:k', quotaWindows(T0 + 119_999, free), T0 + 119_999)).toMatchObject({ admitted: false, bannedUntil: T0 + 120_000 });
+    expect((await store.take('key:k', quotaWindows(T0 + 120_000, free), T0 + 120_000)).admitted).toBe(true);
+  });
+
+  it('keeps every key’s counts however many keys there are: maxAddresses bounds only addresses', async () => {
+    const store = memoryLimitStore({ maxAddresses: 100 });
+    const windows = quotaWindows(T0, free);
+    for (let i = 0; i < 20_000; i++) await store.take(`key:${i}`, windows, T0);
+    expect(store.keyCount).toBe(20_000);
+    expect(await store.take('key:0', windows, T0)).toEqual({ admitted: true, used: [2, 2] });
+  });
+
+  it('holds at most maxAddresses anonymous callers after 200,000 distinct addresses', async () => {
+    const store = memoryLimitStore({ maxAddresses: 5_000 });
+    const windows = quotaWindows(T0, free);
+    for (let i = 0; i < 200_000; i++) await store.take(`address:subject-${i}`, windows, T0);
+    expect(store.addressCount).toBe(5_000);
+  });
+
+  it('forgets ended bans and ended key counters as later calls come, without timers', async () => {
+    const store = memoryLimitStore();
+    const windows = quotaWindows(T0, free);
+    for (let i = 0; i < 1_000; i++) {
+      await store.take(`key:${i}`, windows, T0);
+      await store.ban(`address:192.0.2.${i}`, T0 + 60_000, T0);
+    }
+    expect([store.keyCount, store.banCount]).toEqual([1_000, 1_000]);
+    const tomorrow = T0 + 86_400_000;
+    for (let i = 0; i < 1_000; i++) await store.take('key:late', quotaWindows(tomorrow, free), tomorrow);
+    expect([store.keyCount, store.banCount]).toEqual([1, 0]);
+  });
+
+  it('keeps the later end when a subject is banned twice', async () => {
+    const store = memoryLimitStore();
+    await store.ban('key:k', T0 + 900_000, T0);
+    await store.ban('key:k', T0 + 60_000, T0);
+    expect(await store.take('key:k', quotaWindows(T0 + 60_000, free), T0 + 60_000)).toMatchObject({ bannedUntil: T0 + 900_000 });
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('rejects maxAddresses %s with a TypeError', (maxAddresses) => {
+    expect(() => memoryLimitStore({ maxAddresses })).toThrow(TypeError);
+  });
+});
