@@ -1,12 +1,11 @@
 /** Per-step costs of one GET /v1/pets, measured on the source (bundled by bench/micro.mjs). */
 import { Response as PonyfillResponse } from '@whatwg-node/server';
-import { render } from '../src/errors.ts';
-import { createPetStore, memoryPetStorage } from '../src/index.ts';
-import { createAuthenticator } from '../src/pipeline/auth.ts';
-import { createRateLimiter } from '../src/rate-limit/limiter.ts';
-import { memoryRateLimitStore } from '../src/rate-limit/memory-store.ts';
-import { ListQuerySchema } from '../src/schemas.ts';
-import { parseInput } from '../src/validation.ts';
+import { createAuthenticator } from '../src/auth/auth.ts';
+import { createPetStore, memoryLimitStore, memoryPetStorage } from '../src/index.ts';
+import { createRateLimiter } from '../src/limits/limiter.ts';
+import { ListQuerySchema } from '../src/operations/inputs.ts';
+import { parseInput } from '../src/operations/validation.ts';
+import { render, withHeaders } from '../src/response/reply.ts';
 
 const N = 100_000;
 async function time(name: string, step: () => unknown): Promise<void> {
@@ -19,7 +18,7 @@ async function time(name: string, step: () => unknown): Promise<void> {
 const headers = { authorization: 'Bearer bench-key' };
 const request = new Request('http://bench.local/v1/pets', { headers });
 const authenticate = createAuthenticator(new Map([['bench-key', 'pro']]));
-const limit = createRateLimiter({ store: memoryRateLimitStore(), now: Date.now, banThreshold: 10, banDurationMs: 1_000 });
+const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: Date.now, banThreshold: 10, banDurationMs: 1_000 });
 const storage = memoryPetStorage();
 for (let i = 0; i < 20; i++) await storage.create({ name: `pet ${i}`, categoryId: i, status: 'available' });
 const pets = await storage.list({ after: 0, limit: 20 });
@@ -34,7 +33,7 @@ await time('rate limit (both windows, memory store)', () => limit('key:bench', {
 await time('validate the list query', () => parseInput(ListQuerySchema, {}, 'query'));
 await time('storage.list (21 pets)', () => storage.list({ after: 0, limit: 21 }));
 await time('JSON.stringify(20 pets)', () => JSON.stringify(pets));
-await time("render (cached JSON, 7 headers, the runtime's Response)", () => render({ status: 200, json }, quota));
+await time("render (cached JSON, 7 headers, the runtime's Response)", () => render(withHeaders({ status: 200, json }, quota)));
 await time("@whatwg-node's Response", () => new PonyfillResponse(json, { status: 200, headers: quota }));
 await time("the runtime's global Response", () => new Response(json, { status: 200, headers: quota }));
 await time("@whatwg-node's Response + text()", () => new PonyfillResponse(json, { status: 200, headers: quota }).text());
