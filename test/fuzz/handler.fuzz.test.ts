@@ -8,18 +8,19 @@ import { PetSchema } from '../../src/storage/pet.ts';
 import { contractCheckerFor } from '../contract/checker.ts';
 import { faultyStorage, seededRandom } from '../helpers/faulty-storage.ts';
 import { FUZZ_KEY, requestSpec, toRequest, type RequestSpec } from './arbitraries.ts';
+import { manualClock } from '../../src/testing/index.ts';
 
 /** Reproduce a failure with FUZZ_SEED=<seed printed by fast-check> npm test. */
 const seed = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
 
 
 function fuzzTarget(storage: PetStorage) {
-  let now = Date.parse('2026-11-22T10:00:00Z');
+  const clock = manualClock('2026-11-22T10:00:00Z');
   const unexpected: unknown[] = [];
   const petstore = createPetStore({
     apiKeys: { [FUZZ_KEY]: { perMinute: 1_000_000, perDay: 1_000_000_000 } },
     storage,
-    now: () => now,
+    now: clock.now,
     maxBodyBytes: 4096,
     cors: ['https://app.example'],
     onError: (error) => unexpected.push(error),
@@ -30,7 +31,7 @@ function fuzzTarget(storage: PetStorage) {
   async function exchange(spec: RequestSpec): Promise<{ problems: string[]; status?: number }> {
     const request = toRequest(spec);
     if (!request) return { problems: [] };
-    now += spec.advanceMs;
+    clock.advance(spec.advanceMs);
     const response = await petstore.fetch(request, { clientAddress: spec.clientAddress });
     const body = await response.text();
     const { pathname, search } = new URL(request.url);

@@ -1,6 +1,7 @@
 /** GET /v1/pets/{petId} on a real server: deprecation headers, 404, 400, and 410 after sunset. */
 import { describe, expect, it } from 'vitest';
 import { expectError, postPet, startServer } from '../helpers/server.ts';
+import { manualClock } from '../../src/testing/index.ts';
 
 const SUNSET = Date.parse('2030-12-05T00:00:00Z');
 
@@ -48,10 +49,11 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
   });
 
   it('answers 410 gone from the sunset instant on, by the configured clock', async () => {
-    let now = SUNSET;
-    const server = await startServer({ now: () => now });
+    const clock = manualClock(SUNSET);
+    const server = await startServer({ now: clock.now });
     await postPet(server, { name: 'Rex', categoryId: 2 });
-    for (now of [SUNSET, SUNSET + 365 * 86_400_000]) {
+    for (const time of [SUNSET, SUNSET + 365 * 86_400_000]) {
+      clock.set(time);
       const response = await server.api('/pets/1');
       expectDeprecationHeaders(response);
       const body = await expectError(response, 410, 'gone');

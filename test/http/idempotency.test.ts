@@ -1,6 +1,7 @@
 /** Idempotency-Key on POST /pets: retries are safe, reuse with another body is refused, keys expire. */
 import { describe, expect, it } from 'vitest';
 import { expectError, KEY, postPet, startServer } from '../helpers/server.ts';
+import { manualClock } from '../../src/testing/index.ts';
 
 const withKey = (key: string, extra: Record<string, string> = {}) => ({ headers: { 'idempotency-key': key, ...extra } });
 
@@ -36,12 +37,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('forgets a key after 24 hours by the configured clock', async () => {
-    let now = Date.parse('2026-11-22T10:00:00Z');
-    const server = await startServer({ now: () => now });
+    const clock = manualClock('2026-11-22T10:00:00Z');
+    const server = await startServer({ now: clock.now });
     const first = await (await postPet(server, { name: 'Rex', categoryId: 1 }, withKey('daily'))).json();
-    now += 24 * 3_600_000 - 1;
+    clock.advance(24 * 3_600_000 - 1);
     expect((await (await postPet(server, { name: 'Rex', categoryId: 1 }, withKey('daily'))).json()).id).toBe(first.id);
-    now += 1;
+    clock.advance(1);
     const later = await postPet(server, { name: 'Rex', categoryId: 1 }, withKey('daily'));
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect((await later.json()).id).toBe(first.id + 1);

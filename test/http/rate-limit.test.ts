@@ -1,17 +1,8 @@
 /** Rate limits on a real server: windows, 429 + Retry-After, bans, anonymous callers, headers everywhere. */
 import { describe, expect, it } from 'vitest';
 import { memoryPetStorage, type PetStorage, type Plan } from '../../src/index.ts';
+import { manualClock } from '../../src/testing/index.ts';
 import { expectError, postPet, startServer, type TestServer } from '../helpers/server.ts';
-
-/** A clock tests move by hand. */
-function clockAt(iso: string) {
-  let now = Date.parse(iso);
-  return {
-    now: () => now,
-    set: (next: string) => void (now = Date.parse(next)),
-    advance: (ms: number) => void (now += ms),
-  };
-}
 
 async function serverFor(plan: Plan, options: Parameters<typeof startServer>[0] = {}) {
   return startServer({ apiKeys: { 'plan-key': plan }, ...options });
@@ -30,7 +21,7 @@ function quota(response: Response) {
 
 describe('rate limits', () => {
   it('admits exactly 60 requests of a free key in a minute window; the 61st is 429 with Retry-After to the window end', async () => {
-    const clock = clockAt('2026-11-22T10:00:15Z');
+    const clock = manualClock('2026-11-22T10:00:15Z');
     const server = await serverFor('free', { now: clock.now });
     const statuses: number[] = [];
     for (let i = 0; i < 60; i++) {
@@ -52,7 +43,7 @@ describe('rate limits', () => {
   });
 
   it('refuses the 1,001st request of a free key in a UTC day until 00:00 UTC, and refusals use no quota', async () => {
-    const clock = clockAt('2026-11-22T20:00:00Z');
+    const clock = manualClock('2026-11-22T20:00:00Z');
     const server = await serverFor('free', { now: clock.now });
     let admitted = 0;
     for (let minute = 0; admitted < 1000; minute++) {
@@ -76,7 +67,7 @@ describe('rate limits', () => {
   });
 
   it('does not charge the day for a request the minute window refused', async () => {
-    const clock = clockAt('2026-11-22T10:00:00Z');
+    const clock = manualClock('2026-11-22T10:00:00Z');
     const server = await serverFor('free', { now: clock.now });
     for (let i = 0; i < 65; i++) await list(server);
     clock.advance(60_000);
@@ -95,7 +86,7 @@ describe('rate limits', () => {
   });
 
   it('bans a key on its 11th refusal in a window for 15 minutes, through the next window, then lifts the ban', async () => {
-    const clock = clockAt('2026-11-22T10:00:30Z');
+    const clock = manualClock('2026-11-22T10:00:30Z');
     const server = await serverFor('free', { now: clock.now });
     for (let i = 0; i < 60; i++) await list(server);
     for (let i = 0; i < 10; i++) await expectError(await list(server), 429, 'rate_limited');
@@ -115,7 +106,7 @@ describe('rate limits', () => {
   });
 
   it('takes banThreshold and banDurationMs as options', async () => {
-    const clock = clockAt('2026-11-22T10:00:00Z');
+    const clock = manualClock('2026-11-22T10:00:00Z');
     const server = await serverFor({ perMinute: 1, perDay: 100 }, { now: clock.now, banThreshold: 1, banDurationMs: 5_000 });
     expect((await list(server)).status).toBe(200);
     await expectError(await list(server), 429, 'rate_limited');

@@ -1,7 +1,7 @@
 /** memoryLimitStore: atomic check-and-take, fresh windows, bans, and which state a flood of addresses may push out. */
 import { describe, expect, it } from 'vitest';
-import { memoryLimitStore } from '../../src/index.ts';
-import { quotaWindows } from '../../src/limits/limiter.ts';
+import { quotaWindows } from './limiter.ts';
+import { memoryLimitStore } from './memory-limit-store.ts';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const free = { perMinute: 60, perDay: 1000 };

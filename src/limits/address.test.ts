@@ -1,6 +1,6 @@
 /** anonymousSubject: which callers without a key share one rate-limit budget. */
 import { describe, expect, it } from 'vitest';
-import { anonymousSubject } from '../../src/limits/address.ts';
+import { anonymousSubject } from './address.ts';
 
 describe('anonymousSubject', () => {
   it('limits an IPv4 caller by its address', () => {

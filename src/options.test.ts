@@ -1,6 +1,8 @@
 /** Option validation at creation and the PETSTORE_API_KEYS parser. */
 import { describe, expect, it } from 'vitest';
-import { createPetStore, parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
+import { parseApiKeys } from './auth/api-keys.ts';
+import type { PetStoreOptions } from './options.ts';
+import { createPetStore } from './pet-store.ts';
 
 describe('createPetStore options', () => {
   it.each<[string, PetStoreOptions, RegExp]>([
