@@ -41,7 +41,7 @@ export interface Faults {
 }
 
 /** {@link Faults} plus the step that applies them to a request. */
-export interface FaultInjector extends Faults {
+interface FaultInjector extends Faults {
   /** Runs `handle` for `request`, unless a rule answers instead (after any delay). */
   apply(request: Request, handle: () => Promise<Response>): Promise<Response>;
 }

@@ -15,7 +15,7 @@ import type { PetStoreContext } from './edge/context.ts';
  * import type { IncomingMessage } from 'node:http';
  * const fits = (req: IncomingMessage): NodeRequestLike => req;
  */
-export interface NodeRequestLike {
+interface NodeRequestLike {
   readonly method?: string | undefined;
   /** The request target as it arrived (`/v1/pets?limit=5`). */
   readonly url?: string | undefined;
@@ -34,7 +34,7 @@ export interface NodeRequestLike {
  * import type { ServerResponse } from 'node:http';
  * const fits = (res: ServerResponse): NodeResponseLike => res;
  */
-export interface NodeResponseLike {
+interface NodeResponseLike {
   setHeader(name: string, value: number | string | readonly string[]): unknown;
   write(chunk: Uint8Array | string): unknown;
   end(): unknown;
@@ -48,7 +48,7 @@ export interface NodeResponseLike {
  * @example
  * Deno.serve((request, info) => petstore.fetch(request, info));
  */
-export interface DenoServeHandlerInfoLike {
+interface DenoServeHandlerInfoLike {
   readonly remoteAddr: { readonly transport?: string; readonly hostname?: string };
 }
 
@@ -59,7 +59,7 @@ export interface DenoServeHandlerInfoLike {
  * @example
  * Bun.serve({ fetch: (request, server) => petstore.fetch(request, server) });
  */
-export interface BunServerLike {
+interface BunServerLike {
   requestIP(request: Request): { readonly address: string } | null;
 }
 
@@ -70,7 +70,7 @@ export interface BunServerLike {
  * @example
  * app.get('/v1/*', (c) => petstore.fetch(c.req.raw, c.env));
  */
-export interface NodeHttpBindingsLike {
+interface NodeHttpBindingsLike {
   readonly incoming: NodeRequestLike;
   readonly outgoing?: NodeResponseLike;
 }
@@ -83,7 +83,7 @@ export interface NodeHttpBindingsLike {
  * const context: PetStoreServerContext = { clientAddress: '203.0.113.7', mountPath: '/api' };
  * await petstore.fetch(request, context);
  */
-export type PetStoreServerContext = PetStoreContext | DenoServeHandlerInfoLike | BunServerLike | NodeHttpBindingsLike;
+type PetStoreServerContext = PetStoreContext | DenoServeHandlerInfoLike | BunServerLike | NodeHttpBindingsLike;
 
 /**
  * The store's `fetch`: a `Request` with what the host knows, or a URL and `RequestInit` as the

@@ -66,10 +66,10 @@ export const NODE_ONLY_OPTION_NAMES: readonly string[] = [
 ];
 
 /** The environment variable `serve` reads keys from when `apiKeys` is not given. */
-export const API_KEYS_VARIABLE = 'PETSTORE_API_KEYS';
+const API_KEYS_VARIABLE = 'PETSTORE_API_KEYS';
 
 /** What an adapter tells {@link readServeArguments} about its runtime. */
-export interface ServeRuntime {
+interface ServeRuntime {
   /** The listen option names this runtime takes, {@link LISTEN_OPTION_NAMES} included. */
   readonly listenOptionNames: readonly string[];
   /** Reads an environment variable, or `undefined` when unset or not permitted. */
@@ -77,7 +77,7 @@ export interface ServeRuntime {
 }
 
 /** What `serve`'s arguments ask for, checked: the handler, where to listen, and who owns the handler. */
-export interface ServePlan<Listen extends ListenOptions> {
+interface ServePlan<Listen extends ListenOptions> {
   readonly petstore: PetStoreHandler;
   /** True when serve made the store, so closing the server disposes it; a handler passed in stays the caller's. */
   readonly owned: boolean;

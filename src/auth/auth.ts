@@ -16,7 +16,7 @@ export interface Caller {
 }
 
 /** Authentication outcome: a known caller, or the 401 an anonymous caller gets on a protected path. */
-export type Authentication = { readonly caller: Caller } | { readonly error: ApiError };
+type Authentication = { readonly caller: Caller } | { readonly error: ApiError };
 
 const CHALLENGE = 'Bearer realm="petstore"';
 // Longer than any sane key; refusing early keeps an attacker from making us hash megabytes.

@@ -7,7 +7,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /** Settings of {@link createRateLimiter}. */
-export interface RateLimiterSettings {
+interface RateLimiterSettings {
   readonly limitStore: LimitStore;
   readonly now: () => number;
   /** A subject is banned when its refusals within one minute window exceed this. */
@@ -16,7 +16,7 @@ export interface RateLimiterSettings {
 }
 
 /** The headers for this request's response, and the 429 to answer with when it was refused. */
-export interface RateLimitOutcome {
+interface RateLimitOutcome {
   readonly headers: Record<string, string>;
   readonly refusal?: ApiError;
 }
@@ -88,7 +88,7 @@ function secondsUntil(time: number, now: number): string {
 }
 
 /** A window as the headers describe it: how much is left and when it resets. */
-export interface WindowState {
+interface WindowState {
   readonly name: string;
   readonly limit: number;
   readonly remaining: number;

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { LimitStore, QuotaWindow, Subject, TakeResult } from './limit-store.ts';
 
 /** Options of {@link memoryLimitStore}. */
-export interface MemoryLimitStoreOptions {
+interface MemoryLimitStoreOptions {
   /**
    * Most anonymous callers (`address:` subjects) whose counters are held at once. Past it, the
    * least recently seen address is forgotten, which gives that address a fresh budget. Keys'
@@ -20,7 +20,7 @@ export interface MemoryLimitStoreOptions {
  * const store = memoryLimitStore();
  * console.log(store.addressCount, store.keyCount, store.banCount);
  */
-export interface MemoryLimitStore extends LimitStore {
+interface MemoryLimitStore extends LimitStore {
   /** Anonymous callers whose counters are held: never more than `maxAddresses`. */
   readonly addressCount: number;
   /** Keys whose counters are held. */

@@ -1,7 +1,7 @@
 /** Plans: the request quotas an API key is entitled to, by name or agreed individually. */
 
 /** The named plans of the spec; an Enterprise plan is its own {@link Quota}. */
-export type PlanName = 'free' | 'pro' | 'business';
+type PlanName = 'free' | 'pro' | 'business';
 
 /**
  * Requests admitted per UTC minute and per UTC day: what a plan grants, and an Enterprise plan as it is agreed.

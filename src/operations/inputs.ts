@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { PetIdSchema, PetStatusSchema } from '../storage/pet.ts';
 
 /** Largest page a client may ask for, and the page size when it asks for none. */
-export const MAX_LIMIT = 100;
+const MAX_LIMIT = 100;
 /** Page size of `GET /pets` when the request names no `limit`. */
 export const DEFAULT_LIMIT = 20;
 

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ApiError, type ErrorDetail } from '../response/api-error.ts';
 
 /** Where the input came from, used to name fields in `details` and the message. */
-export type InputPlace = 'body' | 'query' | 'path' | 'header';
+type InputPlace = 'body' | 'query' | 'path' | 'header';
 
 /**
  * The schema's output for `input`, or a 400 `invalid_request` listing every problem.

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 
 /** One field-level problem in a 400 response. */
-export const ErrorDetailSchema = v.object({
+const ErrorDetailSchema = v.object({
   field: v.pipe(v.string(), v.description('Where the problem is: a body field, query parameter or path parameter.')),
   message: v.pipe(v.string(), v.description('What is wrong with it.')),
 });

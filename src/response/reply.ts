@@ -12,7 +12,7 @@ export interface Reply {
 }
 
 /** How {@link render} builds the Response. */
-export interface RenderOptions {
+interface RenderOptions {
   /** HEAD: the headers GET would send, with no body. */
   readonly head?: boolean;
   /** The Response class to build with. Default: the runtime's own. */

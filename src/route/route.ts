@@ -2,14 +2,14 @@
 import { ApiError } from '../response/api-error.ts';
 
 /** What routing needs of a route: its path pattern and an entry per method it serves. */
-export interface Routable<Handler> {
+interface Routable<Handler> {
   /** Path segments after the base path; a `{name}` segment captures a parameter. */
   readonly path: string;
   readonly methods: Readonly<Partial<Record<string, Handler>>>;
 }
 
 /** A route matched to a path, with its captured parameters. */
-export interface RouteMatch<R> {
+interface RouteMatch<R> {
   readonly route: R;
   readonly params: Record<string, string>;
 }
