@@ -1,5 +1,5 @@
 // Heap cost per stored pet and per anonymous rate-limit subject (the bounded part of the state). Run with --expose-gc, one measurement per process.
-import { memoryPetStorage, memoryRateLimitStore } from 'petstore-service';
+import { memoryPetStorage, memoryLimitStore } from 'petstore-service';
 
 const heap = () => {
   globalThis.gc();
@@ -18,7 +18,7 @@ if (what === 'pets') {
 } else if (what === 'rate-limit-addresses') {
   const before = heap();
   const maxAddresses = count;
-  const store = memoryRateLimitStore({ maxAddresses });
+  const store = memoryLimitStore({ maxAddresses });
   const now = Date.parse('2026-11-22T10:00:00Z');
   const windows = [
     { name: 'minute', limit: 60, start: now, end: now + 60_000 },

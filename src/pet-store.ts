@@ -67,7 +67,7 @@ export function createHandle(config: ResolvedOptions): Handle {
     // A limit store that fails is answered like any failure, still with the route's headers.
     const quota = await rateLimit(request, context, caller).catch((error: unknown) => ({ headers: {}, refusal: error }));
     const headers = { ...match?.route.headers?.(base), ...quota.headers };
-    const reply = await (async (): Promise<Reply> => {
+    const operate = async (): Promise<Reply> => {
       if (quota.refusal !== undefined) throw quota.refusal;
       if (authentication && 'error' in authentication) throw authentication.error;
       // The path is not echoed: it is the client's text, and could carry anything, a key included.
@@ -76,8 +76,8 @@ export function createHandle(config: ResolvedOptions): Handle {
       const operation = handlerFor(match.route, request.method);
       const body = bodyReadByHost(context);
       return operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
-    })().catch((error: unknown) => errorReply(error, config.onError));
-    return withHeaders(reply, headers);
+    };
+    return withHeaders(await operate().catch((error: unknown) => errorReply(error, config.onError)), headers);
   }
 
   return async (request, context) => {
