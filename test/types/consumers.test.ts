@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devBinary } from '../runtimes/processes.ts';
+import { denoBinary, devBinary } from '../runtimes/processes.ts';
 
 const FIXTURES = resolve('test/types/fixtures');
 const DENO_RECIPE = resolve('examples/mount/deno/server.ts');
@@ -58,7 +58,7 @@ describe.concurrent('consumers of the packed package type-check (strict, skipLib
   });
 
   it('deno check: Deno.serve(petstore), its fetch as handler, a router passing the address', { timeout: TIMEOUT_MS }, async () => {
-    const { code, output } = await run(devBinary('deno'), ['check', 'deno/main.ts'], FIXTURES);
+    const { code, output } = await run(await denoBinary(), ['check', 'deno/main.ts'], FIXTURES);
     expect(code, output).toBe(0);
   });
 
@@ -68,7 +68,7 @@ describe.concurrent('consumers of the packed package type-check (strict, skipLib
     const copy = join(FIXTURES, 'deno/recipe.ts');
     copyFileSync(DENO_RECIPE, copy);
     try {
-      const { code, output } = await run(devBinary('deno'), ['check', 'deno/recipe.ts'], FIXTURES);
+      const { code, output } = await run(await denoBinary(), ['check', 'deno/recipe.ts'], FIXTURES);
       expect(code, output).toBe(0);
     } finally {
       rmSync(copy, { force: true });
