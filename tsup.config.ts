@@ -1,5 +1,5 @@
 /** Build: ESM + .d.ts for every public entry, a CommonJS door (.cjs + .d.cts) to all but the storage suites, the command, and the offline demo's browser bundles. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
@@ -19,6 +19,9 @@ const esmEntries = { ...dualEntries, 'src/conformance/index': 'src/conformance/i
 /** The command is the ESM bin `dist/adapters/node/cli.js`; nothing imports it, so no types and no CommonJS. */
 const cli = { 'adapters/node/cli': 'adapters/node/cli.ts' };
 
+/** `petstore-service --version` prints the version it was built from, wherever the package is installed. */
+const define = { __PETSTORE_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
+
 /** The library as published. */
 const library: Options = {
   // Shared chunks keep one copy of the core, so ApiError is the same class from every entry.
@@ -27,6 +30,7 @@ const library: Options = {
   platform: 'neutral',
   // No source maps in the package: they were 47 % of it, and the code they map is readable, unminified JS.
   sourcemap: false,
+  define,
 };
 
 /** The demo imports the package by name, as a user would; the bundle takes it from source. */
@@ -54,6 +58,7 @@ const startOnly: Options = {
   target: 'node20',
   platform: 'node',
   silent: true,
+  define,
 };
 
 /**
