@@ -1,9 +1,12 @@
 /** The petstore-service command (built), as `npm start` runs it: env, flags, output, exit codes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const CLI = 'dist/adapters/node/cli.js';
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
 
@@ -84,6 +87,82 @@ describe('petstore-service command', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^petstore-service: /);
     expect(stderr + stdout).not.toContain('topsecret');
+  });
+
+  it.each(['--version', '-v'])('prints the package version for %s and exits 0', async (flag) => {
+    const { code, stdout, stderr } = await start([flag]).exited;
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('lists real invocations under "Examples:" in --help, and each one starts the server', async () => {
+    const { stdout } = await start(['--help']).exited;
+    const examples = stdout.split('\nExamples:\n')[1]!.split('\n').map((line) => line.trim()).filter((line) => /\bpetstore-service\b/.test(line));
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    expect(examples.length).toBeLessThanOrEqual(4);
+    for (const example of examples) {
+      const words = example.split(/\s+/);
+      const env = Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/s).slice(0, 2)));
+      const args = words.slice(words.indexOf('petstore-service') + 1).map((word, i, all) => (all[i - 1] === '--port' ? '0' : word));
+      const { listening, child, exited } = start(args, env);
+      await expect(listening, example).resolves.toMatchObject({ url: expect.stringMatching(/^http:\/\//) });
+      child.kill('SIGTERM');
+      expect((await exited).code, example).toBe(0);
+    }
+  });
+
+  it.each<[string, string[], Record<string, string>, string]>([
+    ['--port -1', ['--port', '-1'], {}, '--port must be a whole number from 0 to 65535, got "-1"'],
+    ['--port=-1', ['--port=-1'], {}, '--port must be a whole number from 0 to 65535, got "-1"'],
+    ['-p -1', ['-p', '-1'], {}, '--port must be a whole number from 0 to 65535, got "-1"'],
+    ['--port http', ['--port', 'http'], {}, '--port must be a whole number from 0 to 65535, got "http"'],
+    ['PORT=eighty', [], { PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535, got "eighty"'],
+    ['--delay -5', ['--delay', '-5'], {}, '--delay must be a whole number of milliseconds, 0 or more, got "-5"'],
+    ['--delay=-5', ['--delay=-5'], {}, '--delay must be a whole number of milliseconds, 0 or more, got "-5"'],
+    ['--delay soon', ['--delay', 'soon'], {}, '--delay must be a whole number of milliseconds, 0 or more, got "soon"'],
+    ['--fail-rate -0.5', ['--fail-rate', '-0.5'], {}, '--fail-rate must be a number from 0 to 1, got "-0.5"'],
+    ['--fail-rate half', ['--fail-rate', 'half'], {}, '--fail-rate must be a number from 0 to 1, got "half"'],
+    ['--prot 80', ['--prot', '80'], {}, 'unknown option --prot'],
+    ['--prot=80', ['--prot=80'], {}, 'unknown option --prot'],
+    ['-x', ['-x'], {}, 'unknown option -x'],
+    ['--port with no value', ['--port'], {}, '--port needs a value'],
+    ['--host followed by another flag', ['--host', '--key', 'k1:pro'], {}, '--host needs a value'],
+    ['--help=yes', ['--help=yes'], {}, '--help takes no value'],
+    ['a word that is not an option', ['serve'], {}, 'unexpected argument "serve"'],
+  ])('explains %s in plain words on stderr and exits 2', async (_, args, env, message) => {
+    const { code, stdout, stderr } = await start(args, env).exited;
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `petstore-service: ${message}; see --help\n` });
+  });
+
+  it('names where a bad key came from: PETSTORE_API_KEYS or --key', async () => {
+    const fromEnv = await start([], { PETSTORE_API_KEYS: 'topsecret:gold' }).exited;
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^petstore-service: PETSTORE_API_KEYS: API key entry 1: .+; see --help\n$/);
+    const fromFlag = await start(['--key', 'ok:free', '--key', 'topsecret'], { PETSTORE_API_KEYS: 'ignored:free' }).exited;
+    expect(fromFlag.code).toBe(2);
+    expect(fromFlag.stderr).toMatch(/^petstore-service: --key: API key entry 2: .+; see --help\n$/);
+    expect(fromEnv.stderr + fromFlag.stderr).not.toContain('topsecret');
+  });
+
+  it('names the port when it is already in use, and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const { code, stdout, stderr } = await start(['--port', String(port)]).exited;
+      expect({ code, stdout, stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `petstore-service: port ${port} is already in use on 127.0.0.1; pick another with --port\n`,
+      });
+    } finally {
+      taken.close();
+    }
+  });
+
+  // A name that cannot resolve (.invalid is reserved for that), and a documentation address (TEST-NET-1) no machine has.
+  it.each(['no.such.host.invalid', '192.0.2.1'])('says it cannot listen on host %s, without a stack trace, and exits 1', async (host) => {
+    const { code, stdout, stderr } = await start(['--host', host]).exited;
+    expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: '', stderr: `petstore-service: cannot listen on host "${host}": no such interface/address\n` });
   });
 
   it('injects demo faults with --fail-rate and --delay', async () => {

@@ -1,9 +1,48 @@
-/** The built package as users load it: ESM and CommonJS entries from the exports map. */
+/** The built package as users get it: what `npm pack` puts in it, publint's verdict, and its ESM and CommonJS entries loading. */
 import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = async (args: string[]) => (await promisify(execFile)(process.execPath, args)).stdout.trim();
+
+/** npm itself: the npm running this test (npm test), or the one on PATH. */
+const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+
+/** Runs a command to its end: its exit code and output, so a failure shows the tool's own messages. */
+async function outcome(command: string, args: string[]): Promise<{ code: number; stdout: string; output: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(command, args, { maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof code === 'number' ? code : 1, stdout, output: `${stdout}${stderr}` };
+  }
+}
+
+/** The npm registry's tarball limit is not ours; this is the budget issue #16 set for what users download. */
+const MAX_UNPACKED_BYTES = 300 * 1024;
+
+describe('the packed package', () => {
+  it('holds the MIT LICENSE, no source maps, no CommonJS command, and unpacks to at most 300 KB', { timeout: 60_000 }, async () => {
+    const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
+    expect(packed.code, packed.output).toBe(0);
+    const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];
+    const paths = files.map((file) => file.path);
+    expect(paths).toContain('LICENSE');
+    expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    expect(paths.filter((path) => path.endsWith('cli.cjs'))).toEqual([]);
+    expect(paths).toContain('dist/adapters/node/cli.js');
+    expect(unpackedSize).toBe(files.reduce((sum, file) => sum + file.size, 0));
+    expect(unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+  });
+
+  it('passes publint --strict with no error, warning or suggestion', { timeout: 60_000 }, async () => {
+    const linted = await outcome(process.execPath, [resolve('node_modules/publint/src/cli.js'), 'run', '--strict']);
+    expect(linted.code, linted.output).toBe(0);
+    expect(linted.stdout, linted.output).toContain('All good!');
+  });
+});
 
 describe('the built package', () => {
   it('loads with require() and shares one ApiError class between its entries', async () => {
@@ -13,6 +52,21 @@ describe('the built package', () => {
        console.log(typeof core.createPetStore, typeof node.serve, node.createPetStore === core.createPetStore);`,
     ]);
     expect(output).toBe('function function true');
+  });
+
+  it('gives require() and import the same module, and refuses require() of the ESM-only storage suites', async () => {
+    const output = await run([
+      '--input-type=module',
+      '-e',
+      `import { createRequire } from 'node:module';
+       import * as core from 'petstore-service';
+       const require = createRequire(import.meta.url);
+       let refused;
+       try { require('petstore-service/storage-conformance'); } catch (error) { refused = error.code; }
+       const suites = await import('petstore-service/storage-conformance');
+       console.log(require('petstore-service').ApiError === core.ApiError, refused, Object.keys(suites).length > 0);`,
+    ]);
+    expect(output).toBe('true ERR_PACKAGE_PATH_NOT_EXPORTED true');
   });
 
   it('loads with import and answers a request in-process', async () => {

@@ -10,6 +10,9 @@ import { resolveOptions } from '../../src/options.ts';
 import { createHandle, toPetStore } from '../../src/pet-store.ts';
 import { serve } from './index.ts';
 
+/** The version this file was built from: tsup's `define` puts package.json's version here. */
+declare const __PETSTORE_VERSION__: string;
+
 const HELP = `Usage: petstore-service [options]
 
 Serves the Pet Store API over HTTP under /v1, with in-memory storage.
@@ -23,15 +26,34 @@ Options:
                        generated and printed.
       --delay <ms>     for demos: answer every request this much later
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
+  -v, --version        print the version
   -h, --help           show this help
 
-Example:
-  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --port 3000
+Examples:
+  # on http://127.0.0.1:8080/v1, with a generated free-plan key it prints
+  petstore-service
+  # on port 3000, with two keys of your own
+  petstore-service --port 3000 --key dev-key:pro --key ci-key:free
+  # keys from the environment, on every interface (in a container)
+  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0
+  # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
+  petstore-service --delay 300 --fail-rate 0.1
 `;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  key: { type: 'string', short: 'k', multiple: true },
+  delay: { type: 'string' },
+  'fail-rate': { type: 'string' },
+} as const;
 
 /** What the command line and environment ask for. */
 interface Settings {
   readonly help: boolean;
+  readonly version: boolean;
   readonly port: number;
   readonly host: string;
   readonly apiKeys: Map<string, Plan>;
@@ -40,31 +62,57 @@ interface Settings {
   readonly failRate: number;
 }
 
+/**
+ * The arguments with every option as `--name` or `--name=value`, or an error in plain words. It
+ * reads them leniently first, so `--port -1` is a port of -1 (refused below for what it is) rather
+ * than parseArgs' "ambiguous", and says itself what is unknown, missing or extra.
+ */
+function normalizeArgs(argv: string[]): string[] {
+  const { tokens } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const args: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') throw new Error(`unexpected argument "${token.value}"`);
+    if (token.kind === 'option-terminator') continue;
+    const option = Object.hasOwn(OPTIONS, token.name) ? OPTIONS[token.name as keyof typeof OPTIONS] : undefined;
+    if (!option) throw new Error(`unknown option ${token.rawName}`);
+    const flag = `--${token.name}`;
+    if (option.type === 'boolean') {
+      if (token.value !== undefined) throw new Error(`${flag} takes no value`);
+      args.push(flag);
+      continue;
+    }
+    // `--host --key k` took "--key" as the host; a negative number is a value, refused later for its sign.
+    const takenFromNextFlag = !token.inlineValue && /^-(?![0-9.])/.test(token.value ?? '');
+    if (token.value === undefined || takenFromNextFlag) throw new Error(`${flag} needs a value`);
+    args.push(`${flag}=${token.value}`);
+  }
+  return args;
+}
+
 function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      port: { type: 'string', short: 'p' },
-      host: { type: 'string' },
-      key: { type: 'string', short: 'k', multiple: true },
-      delay: { type: 'string' },
-      'fail-rate': { type: 'string' },
-    },
-  });
-  const delayMs = values.delay === undefined ? 0 : Number(values.delay);
-  if (!(Number.isSafeInteger(delayMs) && delayMs >= 0)) throw new TypeError(`--delay must be whole milliseconds, got "${values.delay}"`);
-  const failRate = values['fail-rate'] === undefined ? 0 : Number(values['fail-rate']);
-  if (!(failRate >= 0 && failRate <= 1)) throw new TypeError(`--fail-rate must be a number from 0 to 1, got "${values['fail-rate']}"`);
+  const { values } = parseArgs({ args: normalizeArgs(argv), options: OPTIONS });
+  const delayText = values.delay ?? '0';
+  const delayMs = /^[0-9]+$/.test(delayText) ? Number(delayText) : NaN;
+  if (!Number.isSafeInteger(delayMs)) throw new Error(`--delay must be a whole number of milliseconds, 0 or more, got "${delayText}"`);
+  const failRateText = values['fail-rate'] ?? '0';
+  const failRate = failRateText.trim() === '' ? NaN : Number(failRateText);
+  if (!(failRate >= 0 && failRate <= 1)) throw new Error(`--fail-rate must be a number from 0 to 1, got "${failRateText}"`);
   const portText = values.port ?? env.PORT ?? '8080';
   const port = /^[0-9]{1,5}$/.test(portText) ? Number(portText) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new TypeError(`port must be an integer from 0 to 65535, got "${portText}"`);
+  if (!(port >= 0 && port <= 65535)) {
+    throw new Error(`${values.port === undefined ? 'PORT' : '--port'} must be a whole number from 0 to 65535, got "${portText}"`);
+  }
   const host = values.host ?? env.HOST ?? '127.0.0.1';
-  if (host.trim() === '') throw new TypeError('host must not be empty');
+  if (host.trim() === '') throw new Error(`${values.host === undefined ? 'HOST' : '--host'} must not be empty`);
   const fromFlags = values.key !== undefined;
-  const apiKeys = parseApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''));
   const keySource = fromFlags ? '--key' : 'PETSTORE_API_KEYS';
-  return { help: values.help ?? false, port, host, apiKeys, keySource, delayMs, failRate };
+  let apiKeys: Map<string, Plan>;
+  try {
+    apiKeys = parseApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''));
+  } catch (error) {
+    throw new Error(`${keySource}: ${(error as Error).message}`);
+  }
+  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate };
 }
 
 /** The Pet Store for these keys, behind the demo faults the flags ask for, if any. */
@@ -76,17 +124,34 @@ function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }:
   return toPetStore(withFaults(createHandle(config), faults), config.basePath);
 }
 
+/** Why the server could not start, in the user's terms: which port, which host. */
+function startFailure(error: unknown, { port, host }: Settings): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'EADDRINUSE') return `port ${port} is already in use on ${host}; pick another with --port`;
+  // ENOTFOUND: the name resolves to nothing; EADDRNOTAVAIL: an address no interface here has.
+  if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL') return `cannot listen on host "${host}": no such interface/address`;
+  return message;
+}
+
+/** One line on stderr, no stack trace, and the exit code: 2 for what the user asked, 1 for what went wrong. */
+function fail(exitCode: 1 | 2, message: string): never {
+  process.stderr.write(`petstore-service: ${message.split('\n')[0]}\n`);
+  process.exit(exitCode);
+}
+
 async function main(): Promise<void> {
   let settings: Settings;
   try {
     settings = readSettings(process.argv.slice(2), process.env);
   } catch (error) {
-    const [firstLine] = (error as Error).message.split('\n');
-    process.stderr.write(`petstore-service: ${firstLine} (see --help)\n`);
-    process.exit(2);
+    fail(2, `${(error as Error).message.split('\n')[0]}; see --help`);
   }
   if (settings.help) {
     process.stdout.write(HELP);
+    return;
+  }
+  if (settings.version) {
+    process.stdout.write(`${__PETSTORE_VERSION__}\n`);
     return;
   }
   const apiKeys = new Map(settings.apiKeys);
@@ -94,7 +159,12 @@ async function main(): Promise<void> {
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
   const handler = demoPetStore(apiKeys, settings);
-  const { url } = await serve(handler, { port: settings.port, hostname: settings.host, handleSignals: true });
+  let url: string;
+  try {
+    ({ url } = await serve(handler, { port: settings.port, hostname: settings.host, handleSignals: true }));
+  } catch (error) {
+    fail(1, startFailure(error, settings));
+  }
   const lines = [`Pet Store API listening on ${url}`];
   if (settings.delayMs || settings.failRate) {
     lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);
@@ -109,8 +179,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main().catch((error: unknown) => {
-  const { code, message } = error as NodeJS.ErrnoException;
-  process.stderr.write(`petstore-service: ${code === 'EADDRINUSE' ? 'the port is already in use' : message}\n`);
-  process.exit(1);
-});
+main().catch((error: unknown) => fail(1, (error as Error).message));

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { testServerBases } from '../contract/record.ts';
 import { CONFORMANCE_KEYS } from '../runtimes/http-conformance.ts';
-import { devBinary, startServerProcess, type ServerProcess } from '../runtimes/processes.ts';
+import { bunBinary, denoBinary, startServerProcess, type ServerProcess } from '../runtimes/processes.ts';
 
 /** Every host the README has a recipe for, as in `npm run example:<name>`. */
 export const EXAMPLES = ['express', 'fastify', 'koa', 'hono', 'node', 'deno', 'bun'] as const;
@@ -11,16 +11,22 @@ export type ExampleName = (typeof EXAMPLES)[number];
 
 const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 'utf8')).scripts;
 
+/** The runtimes `node scripts/runtime.mjs <runtime> …` installs on first use and runs. */
+const RUNTIMES: Record<string, () => Promise<string>> = { deno: denoBinary, bun: bunBinary };
+
 /**
  * Runs the command behind `npm run example:<name>` directly (not through npm, so stopping the
- * process stops the server), with PORT=0 and {@link CONFORMANCE_KEYS}. The first word is `node`
- * (this Node) or a dev-dependency binary (`deno`, `bun`), as npm would find it.
+ * process stops the server), with PORT=0 and {@link CONFORMANCE_KEYS}. The command is `node`
+ * (this Node), or `node scripts/runtime.mjs deno|bun …`, whose runtime is started here itself,
+ * without the wrapper process between.
  */
 export async function startExample(name: ExampleName): Promise<ServerProcess> {
   const script = scripts[`example:${name}`];
   if (!script) throw new Error(`package.json has no script example:${name}`);
   const [command = '', ...args] = script.split(' ');
-  const server = await startServerProcess(command === 'node' ? process.execPath : devBinary(command), args, {
+  if (command !== 'node') throw new Error(`example:${name} does not start with node: ${script}`);
+  const runtime = args[0] === 'scripts/runtime.mjs' ? RUNTIMES[args[1] ?? ''] : undefined;
+  const server = await startServerProcess(runtime ? await runtime() : process.execPath, runtime ? args.slice(2) : args, {
     PETSTORE_API_KEYS: CONFORMANCE_KEYS,
   });
   // Its responses are checked against the served OpenAPI document too (test/contract/record.ts).

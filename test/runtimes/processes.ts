@@ -1,7 +1,8 @@
 /** Starting example servers and probe programs as child processes on real runtimes, and finding those runtimes. */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { runtimeBinary } from '../../scripts/runtime.mjs';
 
 /** A server process and the base URL it printed. */
 export interface ServerProcess {
@@ -47,21 +48,14 @@ export function startServerProcess(command: string, args: string[], env: Record<
   });
 }
 
-const NODE24_DIR = resolve('test/runtimes/node24');
-
 /**
- * The Node 24 binary from the npm package `node@24`. It lives in its own folder, installed on
- * first use: as a root dev dependency its `node` bin would replace Node 20 in every npm script.
+ * Node 24 (npm package `node@24`), Deno (`deno`) and Bun (`bun`), each from its own folder under
+ * test/runtimes/, installed there with `npm ci` on first use (scripts/runtime.mjs). That can take
+ * a minute: await them at a test file's top level or in a hook with a long timeout.
  */
-export function node24Binary(): string {
-  const binary = resolve(NODE24_DIR, 'node_modules/node/bin/node');
-  if (!existsSync(binary)) {
-    const npm = process.env.npm_execpath;
-    const [command, args] = npm?.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
-    execFileSync(command, [...args, 'ci', '--no-audit', '--no-fund', '--prefix', NODE24_DIR], { stdio: 'pipe', timeout: 300_000 });
-  }
-  return binary;
-}
+export const node24Binary = (): Promise<string> => runtimeBinary('node24');
+export const denoBinary = (): Promise<string> => runtimeBinary('deno');
+export const bunBinary = (): Promise<string> => runtimeBinary('bun');
 
 /** A dev-dependency binary from node_modules/.bin, or a clear error when it is missing. */
 export function devBinary(name: string): string {

@@ -1,9 +1,11 @@
 /** One serve() everywhere: the built package's serve() on Node 20, Node 24, Deno and Bun, each a real process, must see the same things. */
 import { describe, expect, it } from 'vitest';
-import { devBinary, node24Binary, runJsonProcess } from './processes.ts';
+import { bunBinary, denoBinary, node24Binary, runJsonProcess } from './processes.ts';
 
 const PROBE = 'test/runtimes/serve-probe.mjs';
 const env = { PETSTORE_API_KEYS: 'probe-key:free' };
+// Installed on first use (scripts/runtime.mjs): here, before any test's timeout starts.
+const [node24, deno, bun] = await Promise.all([node24Binary(), denoBinary(), bunBinary()]);
 
 /** What the probe sees on every runtime; only where Node's own options are accepted differs. */
 function expected(runtime: string, nodeOnlyOption: string) {
@@ -42,21 +44,21 @@ describe('serve() behaves the same on every runtime', () => {
   });
 
   it('on Node 24: the same', async () => {
-    expect(await runJsonProcess(node24Binary(), [PROBE], env)).toEqual(expected('node', 'accepted'));
+    expect(await runJsonProcess(node24, [PROBE], env)).toEqual(expected('node', 'accepted'));
   }, 300_000);
 
   it("on Deno: the same, and Node's own options are a TypeError naming the option", async () => {
     const args = ['run', '--allow-net', '--allow-env', '--allow-read', PROBE];
-    expect(await runJsonProcess(devBinary('deno'), args, env)).toEqual(expected('deno', NODE_ONLY));
+    expect(await runJsonProcess(deno, args, env)).toEqual(expected('deno', NODE_ONLY));
   });
 
   it("on Bun: the same, and Node's own options are a TypeError naming the option", async () => {
-    expect(await runJsonProcess(devBinary('bun'), [PROBE], env)).toEqual(expected('bun', NODE_ONLY));
+    expect(await runJsonProcess(bun, [PROBE], env)).toEqual(expected('bun', NODE_ONLY));
   });
 
   it('on Deno without --allow-env: starts with no keys instead of throwing or prompting', async () => {
     const args = ['run', '--allow-net', '--allow-read', PROBE, '--without-env-permission'];
-    expect(await runJsonProcess(devBinary('deno'), args, env)).toEqual({
+    expect(await runJsonProcess(deno, args, env)).toEqual({
       runtime: 'deno',
       seen: { url: 'http://127.0.0.1:PORT/v1', withoutKeys: 401, close: 'resolved' },
     });
