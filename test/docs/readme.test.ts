@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devBinary } from '../runtimes/processes.ts';
+import { denoBinary } from '../runtimes/processes.ts';
 
 // How a block says what it is: the info string's first word is its language, the words after it
 // are what else to do with it. The test knows these and nothing else, so a new kind of block
@@ -225,9 +225,10 @@ beforeAll(async () => {
     writeFileSync(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n');
     cpSync(join(ROOT, 'package.json'), join(installed, 'package.json'));
     cpSync(join(ROOT, 'dist'), join(installed, 'dist'), { recursive: true });
+    const deno = await denoBinary();
     checks.push(
       ...denoBlocks.map(async (block) => {
-        const { code, stdout, stderr } = await run(devBinary('deno'), ['check', '--quiet', fileStem(block) + extOf(block)], { cwd: dir, timeout: TIMEOUT_MS, env: { ...process.env, NO_COLOR: '1' } });
+        const { code, stdout, stderr } = await run(deno, ['check', '--quiet', fileStem(block) + extOf(block)], { cwd: dir, timeout: TIMEOUT_MS, env: { ...process.env, NO_COLOR: '1' } });
         checked.set(block, code === 0 ? [] : [`${stdout}${stderr}`.trim()]);
       }),
     );
