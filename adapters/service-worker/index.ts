@@ -1,7 +1,7 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
 import type { PetStore } from '../../src/handler.ts';
-import type { PetStoreOptions } from '../../src/options.ts';
-import { createPetStore } from '../../src/pet-store.ts';
+import { resolveOptions, type PetStoreOptions } from '../../src/options.ts';
+import { createHandle, toPetStore } from '../../src/pet-store.ts';
 import { seedPets } from '../../src/storage/bulk.ts';
 import type { Pet } from '../../src/storage/pet.ts';
 import { idbPetStorage, type IdbPetStorage } from '../idb/index.ts';
@@ -46,10 +46,12 @@ export interface WorkerPetStore {
  * servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
  */
 export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
-  const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, ...storeOptions } = options;
-  const create = () => createPetStore({ ...storeOptions, storage });
-  let petstore = create();
-  const base = `${options.origin ?? scope.location.origin}${petstore.basePath}`;
+  const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, origin, ...storeOptions } = options;
+  // Resolved once per (re)start, so reset() gets fresh rate-limit state and seed() the same defaultStatus as POST /pets.
+  const create = () => resolveOptions({ ...storeOptions, storage });
+  let config = create();
+  let petstore = toPetStore(createHandle(config), config.basePath);
+  const base = `${origin ?? scope.location.origin}${config.basePath}`;
 
   scope.addEventListener('fetch', (event) => {
     const { url } = event.request;
@@ -64,8 +66,9 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
     },
     async reset() {
       await storage.clear();
-      petstore = create();
+      config = create();
+      petstore = toPetStore(createHandle(config), config.basePath);
     },
-    seed: (pets) => seedPets(storage, pets, storeOptions.defaultStatus),
+    seed: (pets) => seedPets(storage, pets, config.defaultStatus),
   };
 }
