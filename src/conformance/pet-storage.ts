@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { NewPet, PetStatus } from '../storage/pet.ts';
 import type { PetStorage } from '../storage/pet-storage.ts';
 
-/** Makes a fresh, empty storage for one test. */
+/**
+ * Makes a fresh, empty storage for one test.
+ *
+ * @example
+ * const makeStorage: MakePetStorage = () => memoryPetStorage();
+ */
 export type MakePetStorage = () => PetStorage | Promise<PetStorage>;
 
 const pet = (name: string, status?: PetStatus): NewPet => (status ? { name, categoryId: 1, status } : { name, categoryId: 1 });

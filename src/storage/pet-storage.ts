@@ -1,7 +1,12 @@
 /** The contract every pet storage (memory, IndexedDB, Redis, yours) fulfils. */
 import type { NewPet, Pet, PetStatus } from './pet.ts';
 
-/** What `GET /pets` asks a storage for. */
+/**
+ * What `GET /pets` asks a storage for.
+ *
+ * @example
+ * const secondPage: PetListQuery = { status: 'available', after: 20, limit: 21 };
+ */
 export interface PetListQuery {
   /** Only pets with exactly this status; pets stored without a status never match. */
   readonly status?: PetStatus;
@@ -11,7 +16,12 @@ export interface PetListQuery {
   readonly limit: number;
 }
 
-/** What a storage remembers about an `Idempotency-Key`: the create it answered. */
+/**
+ * What a storage remembers about an `Idempotency-Key`: the create it answered.
+ *
+ * @example
+ * const record: IdempotencyRecord = { fingerprint: '["Rex",1,null]', pet: { id: 7, name: 'Rex', categoryId: 1 }, expiresAt: Date.now() + 86_400_000 };
+ */
 export interface IdempotencyRecord {
   /** Identifies the request body the key was first used with. */
   readonly fingerprint: string;
@@ -21,7 +31,12 @@ export interface IdempotencyRecord {
   readonly expiresAt: number;
 }
 
-/** The outcome of {@link PetStorage.createOnce}. */
+/**
+ * The outcome of {@link PetStorage.createOnce}.
+ *
+ * @example
+ * const { record, created } = await storage.createOnce(key, fingerprint, newPet, expiresAt, now);
+ */
 export interface CreateOnceResult {
   /** The record now held for the key: the new one, or the one found. */
   readonly record: IdempotencyRecord;
@@ -30,12 +45,17 @@ export interface CreateOnceResult {
 }
 
 /**
- * Where pets live. Every method is async so that remote and browser stores fit.
+ * Where pets live. Every method is async so that remote and browser storages fit.
  *
  * Contract: ids are positive integers from 1, strictly increasing in creation order and
  * never reused, unique under concurrent `create` calls; a `create` that rejects leaves
  * nothing behind; `list` returns pets in ascending id order. Returned pets must not be
- * mutated by callers.
+ * mutated by callers. `describePetStorageConformance` (petstore-service/storage-conformance)
+ * checks all of it.
+ *
+ * @example
+ * const storage: PetStorage = redisPetStorage(client); // or memoryPetStorage(), idbPetStorage(), yours
+ * const petstore = createPetStore({ storage });
  */
 export interface PetStorage {
   /** Stores a validated pet under a new id and returns it. */
