@@ -176,8 +176,8 @@ Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loo
 - **The scale target compares different pages.** With one pet in 1,000 sold, 10^3 pets hold one
   sold pet, so that page has 1 pet while 10^5 and 10^6 give full 20-pet pages: the 10^6 / 10^3
   ratio measures page size, not store size. Between 10^5 and 10^6 (same page) the p50 is flat, and
-  \`test/unit/memory-storage.test.ts\` counts the pets the store touches: the same at 2,000 and
-  200,000 pets.
+  \`src/storage/memory-pet-storage.test.ts\` counts the pets a page's search reads: at most 21 of 10^6
+  (a binary search), then the page itself.
 `;
 writeFileSync('BENCHMARKS.md', report + findings);
 console.log(report + findings);
