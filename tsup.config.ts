@@ -13,6 +13,7 @@ const dualEntries = {
   'adapters/service-worker/index': 'adapters/service-worker/index.ts',
   'adapters/testing/index': 'adapters/testing/index.ts',
   'adapters/redis/index': 'adapters/redis/index.ts',
+  'adapters/sql/index': 'adapters/sql/index.ts',
 };
 /** The storage suites import vitest, which is ESM only: a require() form could never load. */
 const esmEntries = { ...dualEntries, 'src/conformance/index': 'src/conformance/index.ts' };

@@ -4,8 +4,10 @@
 export type Row = Record<string, unknown>;
 
 /**
- * What the SQL stores run their statements through: positional `$1` parameters and a transaction.
- * `postgresClient` and `pgliteClient` make one from those drivers; another driver needs only these two.
+ * What the SQL stores run their statements through: one statement at a time, positional `$1`
+ * parameters. Every store operation is a single statement (a multi-step write is a function the
+ * migration creates), so a client needs no transactions: each statement commits on its own.
+ * `postgresClient` and `pgliteClient` make one from those drivers; another driver needs only this.
  *
  * @example
  * const client: SqlClient = postgresClient(postgres(process.env.DATABASE_URL!));
@@ -13,35 +15,70 @@ export type Row = Record<string, unknown>;
 export interface SqlClient {
   /** Runs one statement and resolves to its rows. */
   query(text: string, params?: readonly unknown[]): Promise<Row[]>;
-  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it rejects. */
-  transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+}
+
+/** What `postgres` (porsager) returns for a statement: a promise-like that can be cancelled. */
+interface PostgresPendingLike extends PromiseLike<readonly Row[]> {
+  cancel(): unknown;
 }
 
 /** The part of a `postgres` (porsager) `Sql` the stores use. */
 interface PostgresSqlLike {
-  unsafe(query: string, parameters?: never[]): PromiseLike<readonly Row[]>;
-  begin(work: (sql: never) => Promise<unknown>): PromiseLike<unknown>;
+  unsafe(query: string, parameters?: never[]): PostgresPendingLike;
 }
 
 /**
- * A {@link SqlClient} over a `postgres` (porsager) connection pool.
+ * Settings of {@link postgresClient}.
+ *
+ * @example
+ * const options: PostgresClientOptions = { timeoutMs: 2_000 };
+ */
+export interface PostgresClientOptions {
+  /**
+   * Longest wait for one statement, queueing for a connection included; then it is cancelled and
+   * the request fails with a 500 instead of hanging. Default 5 s; `0` waits for ever. While the
+   * database is down or just back, `postgres` can hold a statement through its reconnect backoff
+   * (up to 20 s by default) and `connect_timeout` (30 s by default).
+   */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A {@link SqlClient} over a `postgres` (porsager) connection pool. For outages, give the pool a
+ * short `connect_timeout` (seconds; default 30) and a short `backoff`: by default a connection
+ * that failed waits up to 20 s before it connects again, so the service stays down that long after
+ * the database is back. Statements still waiting after `timeoutMs` fail (a 500) rather than hang.
  *
  * @example
  * import postgres from 'postgres';
- * const client = postgresClient(postgres('postgres://petstore@127.0.0.1/petstore'));
+ * const sql = postgres('postgres://petstore@127.0.0.1/petstore', { connect_timeout: 5, backoff: () => 0.5 });
+ * const client = postgresClient(sql);
  */
-export function postgresClient(sql: PostgresSqlLike): SqlClient {
+export function postgresClient(sql: PostgresSqlLike, { timeoutMs = 5_000 }: PostgresClientOptions = {}): SqlClient {
+  // setTimeout fires at once for more than 2^31 - 1 ms.
+  if (!(timeoutMs >= 0 && timeoutMs <= 2 ** 31 - 1)) throw new TypeError('postgresClient: timeoutMs must be 0 (no limit) to 2147483647 milliseconds');
   return {
-    query: async (text, params = []) => [...(await sql.unsafe(text, params as never[]))],
-    transaction: async <T>(work: (client: SqlClient) => Promise<T>) =>
-      (await sql.begin((tx: never) => work(postgresClient(tx as PostgresSqlLike)))) as T,
+    query(text, params = []) {
+      const pending = sql.unsafe(text, params as never[]);
+      const rows = Promise.resolve(pending).then((result) => [...result]);
+      if (timeoutMs === 0) return rows;
+      return new Promise<Row[]>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`postgresClient: no answer from PostgreSQL within ${timeoutMs} ms`));
+          // Dropped from the queue if not sent yet, cancelled on the server if running; best effort.
+          Promise.resolve()
+            .then(() => pending.cancel())
+            .catch(() => {});
+        }, timeoutMs);
+        rows.then(resolve, reject).finally(() => clearTimeout(timer));
+      });
+    },
   };
 }
 
-/** The part of a PGlite database (or transaction) the stores use. */
+/** The part of a PGlite database the stores use. */
 interface PGliteLike {
   query(query: string, params?: never[]): Promise<{ readonly rows: readonly unknown[] }>;
-  transaction?(work: (tx: never) => Promise<unknown>): Promise<unknown>;
 }
 
 /**
@@ -54,9 +91,5 @@ interface PGliteLike {
 export function pgliteClient(db: PGliteLike): SqlClient {
   return {
     query: async (text, params = []) => (await db.query(text, params as never[])).rows as Row[],
-    transaction: async <T>(work: (client: SqlClient) => Promise<T>) => {
-      if (!db.transaction) throw new TypeError('pgliteClient: nested transactions are not supported');
-      return (await db.transaction((tx: never) => work(pgliteClient(tx as PGliteLike)))) as T;
-    },
   };
 }

@@ -27,6 +27,31 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        expires_at bigint NOT NULL
      )`,
     'CREATE INDEX petstore_idempotency_expires_at ON petstore_idempotency (expires_at)',
+    // createOnce as one statement: the key's lookup and the create happen under the id row's lock.
+    // Each statement in the function sees what committed before it began, so the lookup after the
+    // lock sees a key that a create holding the lock before us stored.
+    `CREATE FUNCTION petstore_create_once(p_key text, p_fingerprint text, p_name_json text, p_category_id bigint, p_status text, p_expires_at bigint, p_now bigint)
+     RETURNS TABLE (out_created boolean, out_fingerprint text, out_expires_at bigint, out_id bigint, out_name_json text, out_category_id bigint, out_status text)
+     LANGUAGE plpgsql AS $$
+     DECLARE
+       v_id bigint;
+     BEGIN
+       -- The id row's lock first: two creates with one key take turns, so only one stores a pet.
+       PERFORM 1 FROM petstore_pet_ids FOR UPDATE;
+       RETURN QUERY SELECT false, i.fingerprint, i.expires_at, p.id, p.name_json, p.category_id, p.status
+         FROM petstore_idempotency i JOIN petstore_pets p ON p.id = i.pet_id WHERE i.key = p_key AND i.expires_at > p_now;
+       IF FOUND THEN
+         RETURN;
+       END IF;
+       UPDATE petstore_pet_ids SET last_id = last_id + 1 RETURNING last_id INTO v_id;
+       INSERT INTO petstore_pets (id, name_json, category_id, status) VALUES (v_id, p_name_json, p_category_id, p_status);
+       INSERT INTO petstore_idempotency AS i (key, fingerprint, pet_id, expires_at) VALUES (p_key, p_fingerprint, v_id, p_expires_at)
+         ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, pet_id = excluded.pet_id, expires_at = excluded.expires_at;
+       -- Expired keys go a few at a time, so the table holds about a day of keys without a sweeper.
+       DELETE FROM petstore_idempotency WHERE key IN (SELECT e.key FROM petstore_idempotency e WHERE e.expires_at <= p_now LIMIT 16);
+       RETURN QUERY SELECT true, p_fingerprint, p_expires_at, v_id, p_name_json, p_category_id, p_status;
+     END
+     $$`,
     // Rate limits: a row per subject, whose lock serializes the subject's calls, with its ban and
     // refusals; a row per subject and window with its count.
     `CREATE TABLE petstore_limit_subjects (
@@ -91,25 +116,41 @@ const MIGRATIONS: readonly (readonly string[])[] = [
 /** Any constant both instances agree on: the key of the advisory lock that lets one instance migrate at a time. */
 const MIGRATION_LOCK = 7_040_516_016;
 
+/** How each statement is quoted inside the migration's DO block; no statement may contain it. */
+const QUOTE = '$petstore_statement$';
+
 /**
  * Brings the database's schema up to date: creates the stores' tables on first use and applies
  * what a newer version adds. Safe when several instances start at once (they take turns under an
  * advisory lock) and when run again (applied versions are recorded). Needs only the rights of a
  * role that owns its database, no superuser.
  *
+ * It is one statement, a DO block, so it commits whole or not at all without the driver running a
+ * transaction: `postgres` (3.4.9) can crash the process when the server goes away in the middle of
+ * one (its ROLLBACK is written to a closed socket). Through `postgresClient` it is bound by the
+ * client's `timeoutMs`, waiting for another instance's migration included: give a migration that
+ * may take longer a client of its own, `postgresClient(sql, { timeoutMs: 0 })`.
+ *
  * @example
  * await migrate(postgresClient(sql));
  */
 export async function migrate(client: SqlClient): Promise<void> {
-  await client.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await tx.query('CREATE TABLE IF NOT EXISTS petstore_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    const applied = new Set((await tx.query('SELECT version FROM petstore_migrations')).map((row) => Number(row.version)));
-    for (const [index, statements] of MIGRATIONS.entries()) {
-      const version = index + 1;
-      if (applied.has(version)) continue;
-      for (const statement of statements) await tx.query(statement);
-      await tx.query('INSERT INTO petstore_migrations (version) VALUES ($1)', [version]);
-    }
+  const steps = MIGRATIONS.map((statements, index) => {
+    const version = index + 1;
+    const executes = statements.map((statement) => {
+      if (statement.includes(QUOTE)) throw new Error(`migration ${version} holds ${QUOTE}`);
+      return `EXECUTE ${QUOTE}${statement}${QUOTE};`;
+    });
+    return `IF NOT EXISTS (SELECT 1 FROM petstore_migrations WHERE version = ${version}) THEN
+      ${executes.join('\n')}
+      INSERT INTO petstore_migrations (version) VALUES (${version});
+    END IF;`;
   });
+  // Quiet: `postgres` prints notices by default, and IF NOT EXISTS notes "already exists, skipping".
+  await client.query(`DO $petstore_migrate$ BEGIN
+    SET LOCAL client_min_messages = warning;
+    PERFORM pg_advisory_xact_lock(${MIGRATION_LOCK});
+    CREATE TABLE IF NOT EXISTS petstore_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+    ${steps.join('\n')}
+  END $petstore_migrate$`);
 }

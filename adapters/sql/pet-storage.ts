@@ -12,10 +12,11 @@ function petOf(row: Row): Pet {
 }
 
 /**
- * Stores `newPet` under the next id, inside the caller's transaction. The UPDATE takes the id
- * row's lock and holds it until the transaction commits, so the create that got id n has
- * committed before any other can get n + 1: ids become visible in order, and a reader paging by
- * id never has a pet appear behind its cursor. The cost is that creates commit one at a time.
+ * Stores `newPet` under the next id, in one statement. The UPDATE takes the id row's lock and
+ * holds it until the statement commits, so the create that got id n has committed before any
+ * other can get n + 1: ids become visible in order, and a reader paging by id never has a pet
+ * appear behind its cursor. The cost is that creates commit one at a time.
+ * `petstore_create_once` takes the same lock.
  */
 async function insert(client: SqlClient, { name, categoryId, status }: NewPet): Promise<Pet> {
   const [row] = await client.query(
@@ -28,7 +29,7 @@ async function insert(client: SqlClient, { name, categoryId, status }: NewPet): 
 
 /**
  * A {@link PetStorage} in PostgreSQL or PGlite, through a {@link SqlClient}. Run {@link migrate}
- * first. Every write is one transaction, so a create is whole or absent, and an idempotent create
+ * first. Every write is one statement, so a create is whole or absent, and an idempotent create
  * is replayed across instances and restarts until its key expires.
  *
  * @example
@@ -39,32 +40,17 @@ async function insert(client: SqlClient, { name, categoryId, status }: NewPet): 
 export function sqlPetStorage(client: SqlClient): PetStorage {
   return {
     create: (newPet) => insert(client, newPet),
-    createOnce: (key, fingerprint, newPet, expiresAt, now) =>
-      client.transaction(async (tx): Promise<CreateOnceResult> => {
-        // The id row's lock first: two creates with one key take turns, so only one stores a pet.
-        await tx.query('SELECT last_id FROM petstore_pet_ids FOR UPDATE');
-        const [found] = await tx.query(
-          `SELECT i.fingerprint, i.expires_at, ${COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}
-           FROM petstore_idempotency i JOIN petstore_pets p ON p.id = i.pet_id WHERE i.key = $1 AND i.expires_at > $2`,
-          [key, now],
-        );
-        if (found) {
-          const record: IdempotencyRecord = { fingerprint: String(found.fingerprint), pet: petOf(found), expiresAt: Number(found.expires_at) };
-          return { record, created: false };
-        }
-        const pet = await insert(tx, newPet);
-        await tx.query(
-          `INSERT INTO petstore_idempotency (key, fingerprint, pet_id, expires_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, pet_id = excluded.pet_id, expires_at = excluded.expires_at`,
-          [key, fingerprint, pet.id, expiresAt],
-        );
-        // Expired keys go a few at a time, so the table holds about a day of keys without a sweeper.
-        await tx.query(
-          'DELETE FROM petstore_idempotency WHERE key IN (SELECT key FROM petstore_idempotency WHERE expires_at <= $1 LIMIT 16)',
-          [now],
-        );
-        return { record: { fingerprint, pet, expiresAt }, created: true };
-      }),
+    async createOnce(key, fingerprint, { name, categoryId, status }, expiresAt, now): Promise<CreateOnceResult> {
+      // One statement (a function the migration creates): the key's lookup and the create share the id row's lock.
+      const [row] = await client.query(
+        `SELECT out_created AS created, out_fingerprint AS fingerprint, out_expires_at AS expires_at,
+                out_id AS id, out_name_json AS name_json, out_category_id AS category_id, out_status AS status
+         FROM petstore_create_once($1, $2, $3, $4, $5, $6, $7)`,
+        [key, fingerprint, JSON.stringify(name), categoryId, status ?? null, expiresAt, now],
+      );
+      const record: IdempotencyRecord = { fingerprint: String(row!.fingerprint), pet: petOf(row!), expiresAt: Number(row!.expires_at) };
+      return { record, created: row!.created === true };
+    },
     async get(id) {
       const [row] = await client.query(`SELECT ${COLUMNS} FROM petstore_pets WHERE id = $1`, [id]);
       return row ? petOf(row) : undefined;
