@@ -21,7 +21,7 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
 }
 
 /** The npm registry's tarball limit is not ours; this is the budget issue #16 set for what users download. */
-const MAX_UNPACKED_BYTES = 300 * 1024;
+const MAX_UNPACKED_BYTES = 300_000; // 300 kB as npm reports it
 
 describe('the packed package', () => {
   it('holds the MIT LICENSE, no source maps, no CommonJS command, and unpacks to at most 300 KB', { timeout: 60_000 }, async () => {
