@@ -2,7 +2,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../test/redis/redis-server.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill()));
@@ -51,5 +52,27 @@ describe('examples', () => {
     const { stdout: output } = await promisify(execFile)(process.execPath, ['examples/in-process/index.js']);
     expect(output).toContain("201 { id: 1, name: 'Rex', categoryId: 1, status: 'available' }");
     expect(output).toContain("200 [ { id: 1, name: 'Rex', categoryId: 1, status: 'available' } ]");
+  });
+
+  describe('many-instances (on a real redis-server)', () => {
+    let redis: TestRedis;
+    beforeAll(async () => {
+      redis = await startRedis();
+    }, 30_000);
+    afterAll(() => redis?.stop());
+
+    it('serves pets kept in Redis, and exits 0 within seconds of SIGTERM, its Redis client closed', async () => {
+      const env = { PORT: '0', REDIS_URL: redis.url, PETSTORE_API_KEYS: 'demo-key:free' };
+      const [, url] = await runUntil('examples/many-instances/index.js', /listening on (\S+)/, env);
+      const created = await fetch(`${url}/pets`, { method: 'POST', headers: auth, body: '{"name":"Rex","categoryId":1}' });
+      expect(created.status).toBe(201);
+      const child = children.at(-1)!;
+      const exited = once(child, 'exit');
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+    });
   });
 });

@@ -11,7 +11,8 @@ const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
 
 function start(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, PORT: '0', ...env } });
+  // The machine's DATABASE_URL and REDIS_URL must not choose the store here (empty is unset).
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, PORT: '0', DATABASE_URL: '', REDIS_URL: '', ...env } });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -31,10 +32,11 @@ function start(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('petstore-service command', () => {
-  it('prints the URL and a generated key that creates pet 1 and lists it', async () => {
+  it('prints the URL, that pets live in memory, and a generated key that creates pet 1 and lists it', async () => {
     const { listening } = start([]);
     const { url, stdout } = await listening;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(stdout.split('\n')[1]).toBe('Pets and limits: memory (gone when the process stops)');
     const key = /generated for this run\): (\S+)/.exec(stdout)![1]!;
     expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -94,9 +96,14 @@ describe('petstore-service command', () => {
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  it('lists real invocations under "Examples:" in --help, and each one starts the server', async () => {
+  // The examples that name a store run in test/cli-storage.test.ts, against real ones.
+  it('lists real invocations under "Examples:" in --help, and each in-memory one starts the server', async () => {
     const { stdout } = await start(['--help']).exited;
-    const examples = stdout.split('\nExamples:\n')[1]!.split('\n').map((line) => line.trim()).filter((line) => /\bpetstore-service\b/.test(line));
+    const examples = stdout
+      .split('\nExamples:\n')[1]!
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /\bpetstore-service\b/.test(line) && !/--data|--database-url|--redis|DATABASE_URL|REDIS_URL/.test(line));
     expect(examples.length).toBeGreaterThanOrEqual(3);
     expect(examples.length).toBeLessThanOrEqual(4);
     for (const example of examples) {

@@ -8,14 +8,16 @@ import type { PetStore } from '../../src/handler.ts';
 import type { Plan } from '../../src/limits/plans.ts';
 import { resolveOptions } from '../../src/options.ts';
 import { createHandle, toPetStore } from '../../src/pet-store.ts';
-import { serve } from './index.ts';
+import { openStores, readStoreSettings, StoreError, type StoreSettings, type Stores } from './cli-stores.ts';
+import { serve, type RunningPetStore } from './index.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;
 
 const HELP = `Usage: petstore-service [options]
 
-Serves the Pet Store API over HTTP under /v1, with in-memory storage.
+Serves the Pet Store API over HTTP under /v1. Pets and rate-limit counters live in
+memory unless --data, --database-url or --redis says where to keep them.
 
 Options:
   -p, --port <port>    TCP port (env PORT, default 8080; 0 picks a free one)
@@ -24,6 +26,14 @@ Options:
                        comma-separated). Plans: free, pro, business,
                        enterprise:PER_MINUTE:PER_DAY. Without keys, one free key is
                        generated and printed.
+      --data <dir>     keep pets and limits in PGlite (PostgreSQL in WebAssembly) in
+                       this directory, created if missing. Needs @electric-sql/pglite
+      --database-url <url>
+                       keep pets and limits in PostgreSQL (env DATABASE_URL), shared
+                       by every instance using it; tables are created on start.
+                       Needs postgres. Not with --data
+      --redis <url>    keep limits in Redis (env REDIS_URL), and pets too unless
+                       --data or --database-url is given. Needs redis
       --delay <ms>     for demos: answer every request this much later
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
   -v, --version        print the version
@@ -38,6 +48,17 @@ Examples:
   PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0
   # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
   petstore-service --delay 300 --fail-rate 0.1
+  # pets and limits kept in ./petstore-data across restarts
+  petstore-service --data ./petstore-data
+  # pets and limits in PostgreSQL, shared by every instance started this way
+  DATABASE_URL=postgres://petstore:secret@db.internal:5432/petstore petstore-service
+  # pets in PostgreSQL, limits in Redis
+  petstore-service --database-url postgres://petstore:secret@db.internal/petstore --redis redis://cache.internal:6379
+  # pets and limits in Redis
+  REDIS_URL=redis://:secret@cache.internal:6379 petstore-service
+
+A store that cannot be reached or opened is named in one line on stderr (host and
+port, never a password), with exit code 2.
 `;
 
 const OPTIONS = {
@@ -48,6 +69,9 @@ const OPTIONS = {
   key: { type: 'string', short: 'k', multiple: true },
   delay: { type: 'string' },
   'fail-rate': { type: 'string' },
+  data: { type: 'string' },
+  'database-url': { type: 'string' },
+  redis: { type: 'string' },
 } as const;
 
 /** What the command line and environment ask for. */
@@ -60,6 +84,7 @@ interface Settings {
   readonly keySource: string;
   readonly delayMs: number;
   readonly failRate: number;
+  readonly stores: StoreSettings;
 }
 
 /**
@@ -112,12 +137,13 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   } catch (error) {
     throw new Error(`${keySource}: ${(error as Error).message}`);
   }
-  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate };
+  const stores = readStoreSettings(values, env);
+  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores };
 }
 
-/** The Pet Store for these keys, behind the demo faults the flags ask for, if any. */
-function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }: Settings): PetStore {
-  const config = resolveOptions({ apiKeys });
+/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any. */
+function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }: Settings, { storage, limitStore }: Stores): PetStore {
+  const config = resolveOptions({ apiKeys, ...(storage && { storage }), ...(limitStore && { limitStore }) });
   const faults = createFaults();
   if (delayMs) faults.inject({ delayMs, times: Infinity });
   if (failRate) faults.inject({ status: 503, rate: failRate, times: Infinity });
@@ -131,6 +157,22 @@ function startFailure(error: unknown, { port, host }: Settings): string {
   // ENOTFOUND: the name resolves to nothing; EADDRNOTAVAIL: an address no interface here has.
   if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL') return `cannot listen on host "${host}": no such interface/address`;
   return message;
+}
+
+/**
+ * On SIGINT or SIGTERM: stop accepting, let in-flight requests finish, close the stores, and let
+ * the process end (exit code 0). Not serve's `handleSignals`, which closes only the server: an
+ * open database or Redis client would keep the process alive. A second signal ends it at once.
+ */
+function closeOnSignals(running: RunningPetStore, stores: Stores): void {
+  const stop = () => {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+    running
+      .close()
+      .then(() => stores.close())
+      .catch((error: unknown) => fail(1, `while stopping: ${(error as Error).message}`));
+  };
+  process.on('SIGINT', stop).on('SIGTERM', stop);
 }
 
 /** One line on stderr, no stack trace, and the exit code: 2 for what the user asked, 1 for what went wrong. */
@@ -158,14 +200,23 @@ async function main(): Promise<void> {
   const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
-  const handler = demoPetStore(apiKeys, settings);
-  let url: string;
+  let stores: Stores;
   try {
-    ({ url } = await serve(handler, { port: settings.port, hostname: settings.host, handleSignals: true }));
+    stores = await openStores(settings.stores, (line) => process.stderr.write(`petstore-service: ${line}\n`));
+  } catch (error) {
+    if (error instanceof StoreError) fail(2, error.message);
+    throw error;
+  }
+  const handler = demoPetStore(apiKeys, settings, stores);
+  let running: RunningPetStore;
+  try {
+    running = await serve(handler, { port: settings.port, hostname: settings.host });
   } catch (error) {
     fail(1, startFailure(error, settings));
   }
-  const lines = [`Pet Store API listening on ${url}`];
+  closeOnSignals(running, stores);
+  const { url } = running;
+  const lines = [`Pet Store API listening on ${url}`, stores.banner];
   if (settings.delayMs || settings.failRate) {
     lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);
   }
