@@ -78,7 +78,7 @@ function reason(error: unknown, url?: URL): string {
   const text = `${String(code)} ${message}`;
   if (/ECONNREFUSED/.test(text)) return 'connection refused';
   if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'no such host';
-  if (/CONNECT_TIMEOUT|ETIMEDOUT/.test(text)) return `no answer within ${CONNECT_TIMEOUT_S} s`;
+  if (/CONNECT_TIMEOUT|ETIMEDOUT|no answer from PostgreSQL within/.test(text)) return `no answer within ${CONNECT_TIMEOUT_S} s`;
   if (/EHOSTUNREACH|ENETUNREACH/.test(text)) return 'host unreachable';
   if (/ECONNRESET|EPIPE/.test(text)) return 'the server closed the connection';
   if (/^WRONGPASS/.test(message)) return 'wrong user name or password';

@@ -7,7 +7,10 @@ const ErrorDetailSchema = v.object({
   message: v.pipe(v.string(), v.description('What is wrong with it.')),
 });
 /** One field-level problem in a 400 response. */
-export type ErrorDetail = v.InferOutput<typeof ErrorDetailSchema>;
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
 
 /** Stable machine-readable error codes, one per kind of failure. */
 export const ERROR_CODES = [
@@ -51,7 +54,12 @@ export const ErrorBodySchema = v.pipe(
  * @example
  * const { code, message, status }: ErrorBody = await response.json();
  */
-export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  details?: ErrorDetail[];
+}
 
 /**
  * What an {@link ApiError} is made of.
