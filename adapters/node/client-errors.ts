@@ -1,5 +1,6 @@
 /** What node:http refuses on its own (unparseable or late requests, CONNECT, Expect) gets an Error body, after the answers already owed. */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SERVER_METHODS } from '../../src/pet-store.ts';
 import { ApiError } from '../../src/response/api-error.ts';
@@ -49,10 +50,17 @@ function errorResponseBytes(error: ApiError): string {
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${lines.join('')}\r\n${body}`;
 }
 
+/** What Node keeps on a socket while it parses it: the request the parser is reading. */
+interface SocketWithParser extends Socket {
+  readonly parser?: { readonly incoming?: { readonly method?: string } | null } | null;
+}
+
 /** Per connection: responses not yet fully written, in request order, and what to do once there are none. */
 interface Connection {
   readonly open: ServerResponse[];
   failed: boolean;
+  /** A PRI request line: answered in its request event, or its answer deferred until those owed before it are out. */
+  preface?: 'answered' | 'deferred';
   whenDrained?: () => void;
 }
 
@@ -95,7 +103,10 @@ export function answerClientErrors(server: Server): void {
     if (connection.failed || asksToUpgrade(request)) response.shouldKeepAlive = false;
     if (response.closed) return;
     // Node destroys the connection of a PRI request as soon as this event returns: answer while it can.
-    if (request.method === 'PRI') return answerWith(response, http2Preface());
+    if (request.method === 'PRI') {
+      connection.preface = 'answered';
+      return answerWith(response, http2Preface());
+    }
     connection.open.push(response);
     response.once('close', () => {
       connection.open.splice(connection.open.indexOf(response), 1);
@@ -103,6 +114,23 @@ export function answerClientErrors(server: Server): void {
     });
   };
   server.on('request', track);
+
+  // Node destroys a connection the moment its parser meets a PRI request line (the HTTP/2 preface),
+  // even with answers still owed to requests pipelined before it: those are paid first, then PRI's.
+  server.on('connection', (socket: Socket) => {
+    const destroy = socket.destroy;
+    socket.destroy = function deferredForPreface(error?: Error) {
+      const connection = connectionOf(socket);
+      if (error !== undefined || connection.preface === 'deferred' || (socket as SocketWithParser).parser?.incoming?.method !== 'PRI') {
+        return destroy.call(socket, error);
+      }
+      const answered = connection.preface === 'answered';
+      connection.preface = 'deferred';
+      socket.pause();
+      afterOpenResponses(socket, () => endWith(socket, answered ? '' : errorResponseBytes(http2Preface())));
+      return socket;
+    };
+  });
 
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     track(request, response);

@@ -23,6 +23,17 @@ describe('pipelined requests before a malformed one', () => {
     expect(await (await server.api('/pets')).json()).toEqual([pet]);
   });
 
+  it('answers a GET pipelined before a PRI request line (the HTTP/2 preface), then the PRI with a JSON 400, then closes', async () => {
+    const server = await startServer();
+    const connection = await rawConnect(server.url);
+    connection.write(`${getPets}PRI /v1/pets/0\r\nhost: api.example:443\r\n\r\n`);
+    const [listed, refused, ...others] = await connection.untilClosed();
+    expect(listed?.status).toBe(200);
+    expect(JSON.parse(listed!.body)).toEqual([]);
+    expectRawError(refused, 400, 'invalid_request');
+    expect(others).toEqual([]);
+  });
+
   it('answers three pipelined GETs in order before the JSON 400 for the garbage after them, then closes', async () => {
     const server = await startServer();
     await server.api('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: PET });
