@@ -5,10 +5,10 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { freePort } from '../helpers/free-port.ts';
 
 const INSTALL_HINT = 'apt-get install -y postgresql (Debian), or set PG_BINDIR to the folder holding initdb and pg_ctl';
 
@@ -24,14 +24,6 @@ function binDir(): string {
   const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
   if (!found) throw new Error(`PostgreSQL's initdb and pg_ctl were not found (looked in ${candidates.join(', ')}): ${INSTALL_HINT}`);
   return found;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 /** PostgreSQL refuses to run as root: as root, the server's commands run as the unprivileged `postgres` user. */
