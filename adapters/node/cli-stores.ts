@@ -205,8 +205,7 @@ async function openPglite(dir: string): Promise<Backend> {
   let client: SqlClient;
   try {
     db = await PGlite.create(dir);
-    // pgliteClient's PGliteLike does not accept PGlite's generic transaction() yet (TS2345): cast until it does.
-    client = pgliteClient(db as unknown as Parameters<typeof pgliteClient>[0]);
+    client = pgliteClient(db);
     await migrate(client);
   } catch (error) {
     unlock();
@@ -225,8 +224,7 @@ async function openPostgres({ url, from }: UrlSetting): Promise<Backend> {
   const database = decodeURIComponent(url.pathname.slice(1));
   // onnotice: the migration's "already exists, skipping" notices are not for the user.
   const sql = postgres(url.href, { connect_timeout: CONNECT_TIMEOUT_S, onnotice: () => {} });
-  // postgresClient's PostgresSqlLike does not accept postgres' begin() yet (TS2345): cast until it does.
-  const client = postgresClient(sql as unknown as Parameters<typeof postgresClient>[0]);
+  const client = postgresClient(sql);
   const give = async (what: string, error: unknown) => {
     await sql.end({ timeout: 0 });
     return new StoreError(`${what} ${where}: ${reason(error, url)}`);

@@ -48,9 +48,11 @@ export interface WorkerPetStore {
 export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
   const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, origin, ...storeOptions } = options;
   // Resolved once per (re)start, so reset() gets fresh rate-limit state and seed() the same defaultStatus as POST /pets.
-  const create = () => resolveOptions({ ...storeOptions, storage });
-  let config = create();
-  let petstore = toPetStore(createHandle(config), config.basePath);
+  const start = () => {
+    const resolved = resolveOptions({ ...storeOptions, storage });
+    return { config: resolved, petstore: toPetStore(createHandle(resolved), resolved.basePath) };
+  };
+  let { config, petstore } = start();
   const base = `${origin ?? scope.location.origin}${config.basePath}`;
 
   scope.addEventListener('fetch', (event) => {
@@ -66,8 +68,7 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
     },
     async reset() {
       await storage.clear();
-      config = create();
-      petstore = toPetStore(createHandle(config), config.basePath);
+      ({ config, petstore } = start());
     },
     seed: (pets) => seedPets(storage, pets, config.defaultStatus),
   };
