@@ -1,10 +1,9 @@
 /** Where the petstore-service command keeps pets and limits: memory, PGlite, PostgreSQL or Redis, opened before it listens. */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LimitStore } from '../../src/limits/limit-store.ts';
 import type { PetStorage } from '../../src/storage/pet-storage.ts';
 import { redisLimitStore, redisPetStorage } from '../redis/index.ts';
 import { migrate, pgliteClient, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../sql/index.ts';
+import { claimDataDirectory } from './data-directory.ts';
 
 /** A URL from a flag or the environment, and which one, to name it in messages. */
 interface UrlSetting {
@@ -34,8 +33,6 @@ export interface Stores {
 
 /** How long to wait for a database or Redis to answer on start. */
 const CONNECT_TIMEOUT_S = 5;
-/** The file in a `--data` directory naming the process that has it open. */
-const LOCK_FILE = 'petstore-service.lock';
 
 /** A flag's value, else the variable's (empty counts as unset), as a URL of one of `protocols`. */
 function urlSetting(flag: string, value: string | undefined, variable: string, env: NodeJS.ProcessEnv, protocols: string[], like: string) {
@@ -128,79 +125,15 @@ function sqlBackend(client: SqlClient, name: string, close: () => Promise<void>)
   return { storage: sqlPetStorage(client), limitStore: sqlLimitStore(client), name, close };
 }
 
-/** A `pid` that is a live process (EPERM: alive, someone else's). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** A file-system error in a few words. */
-function fsReason(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  if (code === 'EEXIST' || code === 'ENOTDIR') return 'not a directory';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  return message;
-}
-
-/**
- * Makes `dir` this process's: PGlite has no lock of its own, and a second process opening the same
- * directory corrupts it. The lock file names our pid; one left by a process that is gone (killed
- * with -9, crashed) is taken over. Two processes starting within the same instant on a directory a
- * dead one left can both take it over; that race is not covered. Returns the release.
- */
-function lockDirectory(dir: string): () => void {
-  const file = join(dir, LOCK_FILE);
-  for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StoreError(`cannot use --data ${dir}: ${fsReason(error)}`);
-      const holder = Number(readFileSync(file, 'utf8').trim() || NaN);
-      // An empty file is one another process is writing right now: in use too.
-      if (!Number.isSafeInteger(holder) || (holder !== process.pid && isAlive(holder))) {
-        const who = Number.isSafeInteger(holder) ? `process ${holder}` : 'another process';
-        throw new StoreError(`--data ${dir} is in use by ${who}; stop it first (if none runs there, delete ${file})`);
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  const release = () => {
-    try {
-      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
-    } catch {
-      // Gone already.
-    }
-  };
-  process.once('exit', release);
-  return () => {
-    process.off('exit', release);
-    release();
-  };
-}
-
 /** PGlite in `dir` (created if missing), locked to this process and migrated. */
 async function openPglite(dir: string): Promise<Backend> {
   const { PGlite } = await driver<typeof import('@electric-sql/pglite')>('@electric-sql/pglite', '--data');
-  let entries: string[];
+  let unlock: () => void;
   try {
-    mkdirSync(dir, { recursive: true });
-    entries = readdirSync(dir).filter((name) => name !== LOCK_FILE);
+    unlock = claimDataDirectory(dir);
   } catch (error) {
-    throw new StoreError(`cannot use --data ${dir}: ${fsReason(error)}`);
+    throw new StoreError((error as Error).message);
   }
-  // PGlite would fill any directory with its files: `--data .` must not.
-  if (entries.length > 0 && !entries.includes('PG_VERSION')) {
-    throw new StoreError(`--data ${dir} is neither empty nor a PGlite database; name a new or empty directory`);
-  }
-  const unlock = lockDirectory(dir);
   let db: Awaited<ReturnType<typeof PGlite.create>>;
   let client: SqlClient;
   try {
@@ -222,8 +155,10 @@ async function openPostgres({ url, from }: UrlSetting): Promise<Backend> {
   const { default: postgres } = await driver<{ default: typeof import('postgres') }>('postgres', from);
   const where = address(url, 5432);
   const database = decodeURIComponent(url.pathname.slice(1));
+  // backoff: a connection that failed is tried again half a second after it is next needed (the
+  // driver's default waits up to 20 s, so the service would stay down that long after an outage).
   // onnotice: the migration's "already exists, skipping" notices are not for the user.
-  const sql = postgres(url.href, { connect_timeout: CONNECT_TIMEOUT_S, onnotice: () => {} });
+  const sql = postgres(url.href, { connect_timeout: CONNECT_TIMEOUT_S, backoff: () => 0.5, onnotice: () => {} });
   const client = postgresClient(sql);
   const give = async (what: string, error: unknown) => {
     await sql.end({ timeout: 0 });

@@ -141,9 +141,35 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores };
 }
 
+/** How often the same failure is reported again while it goes on. */
+const REPEAT_REPORT_MS = 10_000;
+
+/**
+ * What the command does with a request that failed unexpectedly (a store down, say): one line on
+ * stderr, without the stack, since an outage under load must not bury the log. The same failure
+ * again is counted, not printed, and reported with its count at most every 10 s or when another
+ * failure comes.
+ */
+function failureReporter(write: (line: string) => void, now = Date.now): (error: unknown) => void {
+  let last = '';
+  let repeats = 0;
+  let reportedAt = 0;
+  return (error) => {
+    const line = `a request failed with 500: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
+    if (line === last && now() - reportedAt < REPEAT_REPORT_MS) {
+      repeats++;
+      return;
+    }
+    if (repeats && line !== last) write(`(the failure before happened ${repeats} more times)`);
+    write(line === last && repeats ? `${line} (${repeats} more times since the last report)` : line);
+    [last, repeats, reportedAt] = [line, 0, now()];
+  };
+}
+
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any. */
 function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }: Settings, { storage, limitStore }: Stores): PetStore {
-  const config = resolveOptions({ apiKeys, ...(storage && { storage }), ...(limitStore && { limitStore }) });
+  const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
+  const config = resolveOptions({ apiKeys, onError, ...(storage && { storage }), ...(limitStore && { limitStore }) });
   const faults = createFaults();
   if (delayMs) faults.inject({ delayMs, times: Infinity });
   if (failRate) faults.inject({ status: 503, rate: failRate, times: Infinity });

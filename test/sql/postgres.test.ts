@@ -1,13 +1,13 @@
 /**
  * The SQL stores on a real PostgreSQL (a throwaway cluster, see postgres-server.ts), as the
- * non-superuser role `petstore`: conformance, migrations racing, two servers sharing one database,
- * a pager racing creates, and the database going down under load.
+ * non-superuser role `petstore`: conformance, migrations racing, a stuck statement, and the database
+ * going down under load. Two instances sharing one database: ../many-instances.test.ts, as commands.
  */
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../adapters/sql/index.ts';
 import { describeLimitStoreConformance, describePetStorageConformance } from '../../src/conformance/index.ts';
-import { postPet, startServer, type TestServer } from '../helpers/server.ts';
+import { postPet, startServer } from '../helpers/server.ts';
 import { startPostgres, type TestPostgres } from './postgres-server.ts';
 
 let pg: TestPostgres;
@@ -79,123 +79,6 @@ describe('migrations on PostgreSQL', () => {
 
 /** One instant for every server: quota windows never roll over mid-test. */
 const NOW = Date.parse('2026-11-22T10:00:00Z');
-const apiKeys = { 'shared-free': 'free', 'test-key-0123456789': { perMinute: 1_000_000, perDay: 1_000_000 } } as const;
-
-/** Two servers on one database, each with its own pool, migrated at once as two instances starting together. */
-async function twoServers(): Promise<[TestServer, TestServer]> {
-  const url = await pg.freshDatabase();
-  const clients = [postgresClient(pool(url)), postgresClient(pool(url))];
-  await Promise.all(clients.map((client) => migrate(client)));
-  const [a, b] = await Promise.all(
-    clients.map((client) => startServer({ apiKeys, storage: sqlPetStorage(client), limitStore: sqlLimitStore(client), now: () => NOW })),
-  );
-  return [a!, b!];
-}
-
-/** The `rel="next"` target of a response's Link header, resolved against the URL it was fetched from. */
-function nextUrl(response: Response, from: string): string | undefined {
-  const target = /<([^>]*)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  return target === undefined ? undefined : new URL(target, from).href;
-}
-
-/** The part of an API URL after the base path: what `server.api` takes. Both servers have the same base path. */
-function apiPath(url: string, server: TestServer): string {
-  const target = new URL(url);
-  return target.pathname.slice(new URL(server.url).pathname.length) + target.search;
-}
-
-/** Every pet id, following Link from the first page. */
-async function fullPass(server: TestServer, limit: number): Promise<number[]> {
-  const ids: number[] = [];
-  for (let url: string | undefined = `${server.url}/pets?limit=${limit}`; url; ) {
-    const response = await server.api(apiPath(url, server));
-    expect(response.status).toBe(200);
-    ids.push(...(await response.json()).map((pet: { id: number }) => pet.id));
-    url = nextUrl(response, url);
-  }
-  return ids;
-}
-
-describe('two servers sharing one PostgreSQL database', () => {
-  it('gives 1,000 concurrent creates split between them the ids 1..1000, and a full pass lists each once', async () => {
-    const servers = await twoServers();
-    const responses = await Promise.all(Array.from({ length: 1000 }, (_, i) => postPet(servers[i % 2]!, { name: `pet ${i}`, categoryId: i })));
-    expect(responses.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
-    const ids = (await Promise.all(responses.map((r) => r.json()))).map((pet) => pet.id).sort((a, b) => a - b);
-    expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
-    expect(await fullPass(servers[1]!, 100)).toEqual(ids);
-  }, 60_000);
-
-  it('lets a client paging by 7 while 500 creates run see every acknowledged pet once, and none behind its cursor', async () => {
-    const servers = await twoServers();
-    // Creates: 10 clients at a time, alternating servers, every other one through an Idempotency-Key
-    // (the other way a pet is stored); each id is recorded when its 201 arrives.
-    const acknowledged: number[] = [];
-    let createsDone = false;
-    const creates = (async () => {
-      let next = 0;
-      const client = async () => {
-        for (let i = next++; i < 500; i = next++) {
-          const headers: Record<string, string> = i % 2 ? { 'idempotency-key': `create-${i}` } : {};
-          const response = await postPet(servers[i % 2]!, { name: `pet ${i}`, categoryId: i }, { headers });
-          expect(response.status).toBe(201);
-          acknowledged.push((await response.json()).id);
-        }
-      };
-      await Promise.all(Array.from({ length: 10 }, client));
-      createsDone = true;
-    })();
-
-    // The pager follows Link, asking the two servers in turn. At the end of the list (no Link) it asks
-    // again from its last cursor, until it has reached the end on a request sent after every create
-    // was acknowledged: that last pass must have brought it every acknowledged pet.
-    const seen: number[] = [];
-    let url = `${servers[0]!.url}/pets?limit=7`;
-    let cursor = 0; // the id the current URL's cursor names: the last pet of the page whose Link it came from
-    let passes = 0;
-    for (let request = 0; ; request++) {
-      const server = servers[request % 2]!;
-      const finalPass = createsDone;
-      const acknowledgedBefore = acknowledged.slice();
-      const response = await server.api(apiPath(url, server));
-      expect(response.status).toBe(200);
-      const page: number[] = (await response.json()).map((pet: { id: number }) => pet.id);
-      const next = nextUrl(response, server.url);
-      // Never behind the cursor, in id order, and nothing new below what it has already seen: a pet
-      // that showed up there would be missed by a pager that had moved on.
-      expect(page.every((id, i) => id > cursor && (i === 0 || id > page[i - 1]!))).toBe(true);
-      const highest = seen.at(-1) ?? 0;
-      expect(page.filter((id) => id <= highest && !seen.includes(id))).toEqual([]);
-      seen.push(...page.filter((id) => id > highest));
-      // Every pet acknowledged before this request that this page covers is here or seen before.
-      const covered = next ? page.at(-1)! : Infinity;
-      expect(acknowledgedBefore.filter((id) => id <= covered && !seen.includes(id))).toEqual([]);
-      if (next) {
-        url = next;
-        cursor = page.at(-1)!;
-      } else {
-        passes++;
-        if (finalPass) break;
-      }
-    }
-    await creates;
-
-    expect(acknowledged).toHaveLength(500);
-    expect(seen).toEqual([...acknowledged].sort((a, b) => a - b));
-    expect(passes).toBeGreaterThan(1); // it did reach the end while creates were still running
-    expect(await fullPass(servers[0]!, 100)).toEqual(seen);
-  }, 60_000);
-
-  it('admits exactly 60 of 100 concurrent requests of one free key spread over both, with only the PostgreSQL limit store', async () => {
-    const servers = await twoServers();
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => servers[i % 2]!.api('/pets', { headers: { authorization: 'Bearer shared-free' } })),
-    );
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s !== 429)).toHaveLength(60);
-    expect(statuses.filter((s) => s !== 429 && s !== 200)).toEqual([]);
-  }, 60_000);
-});
 
 describe('PostgreSQL not answering', () => {
   it('answers a create stuck behind a lock with a JSON 500 after timeoutMs, and the cancelled create never lands', async () => {
