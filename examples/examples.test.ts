@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../test/redis/redis-server.ts';
+import { startPostgres, type TestPostgres } from '../test/sql/postgres-server.ts';
 
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill()));
@@ -54,25 +55,58 @@ describe('examples', () => {
     expect(output).toContain("200 [ { id: 1, name: 'Rex', categoryId: 1, status: 'available' } ]");
   });
 
-  describe('many-instances (on a real redis-server)', () => {
+  describe('many-instances (on a real PostgreSQL and redis-server)', () => {
+    let pg: TestPostgres;
     let redis: TestRedis;
     beforeAll(async () => {
-      redis = await startRedis();
-    }, 30_000);
-    afterAll(() => redis?.stop());
+      [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+    }, 60_000);
+    afterAll(() => Promise.all([pg?.stop(), redis?.stop()]));
 
-    it('serves pets kept in Redis, and exits 0 within seconds of SIGTERM, its Redis client closed', async () => {
-      const env = { PORT: '0', REDIS_URL: redis.url, PETSTORE_API_KEYS: 'demo-key:free' };
-      const [, url] = await runUntil('examples/many-instances/index.js', /listening on (\S+)/, env);
-      const created = await fetch(`${url}/pets`, { method: 'POST', headers: auth, body: '{"name":"Rex","categoryId":1}' });
-      expect(created.status).toBe(201);
-      const child = children.at(-1)!;
+    it('starts two instances sharing pets and one free quota, and exits 0 within seconds of SIGTERM with both instances gone', async () => {
+      const env = { PORT: '0', DATABASE_URL: await pg.freshDatabase(), REDIS_URL: redis.url, PETSTORE_API_KEYS: 'demo-key:free' };
+      const child = spawn(process.execPath, ['examples/many-instances/index.js'], { env: { ...process.env, ...env } });
+      children.push(child);
+      let output = '';
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const urls = await new Promise<string[]>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          const found = [...output.matchAll(/instance (\d+) listening on (\S+)/g)];
+          if (found.length === 2) resolve(found.map((match) => match[2]!));
+        });
+        child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+      });
+      const pids = [...output.matchAll(/instance (\d+) listening/g)].map((match) => Number(match[1]));
+
+      const firstMinute = Math.floor(Date.now() / 60_000);
+      const created = await Promise.all(
+        [0, 1, 0, 1].map((i, n) => fetch(`${urls[i]}/pets`, { method: 'POST', headers: auth, body: JSON.stringify({ name: `ex${n}`, categoryId: n }) })),
+      );
+      expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+      for (const url of urls) {
+        const listed = await fetch(`${url}/pets`, { headers: auth });
+        expect((await listed.json()).map((pet: { name: string }) => pet.name).sort()).toEqual(['ex0', 'ex1', 'ex2', 'ex3']);
+      }
+      // One free quota of 60 a minute across both: 4 creates, 2 lists and this one through either
+      // instance leave 53, unless a new UTC minute began since the first (then its count restarted).
+      const ratelimit = (await fetch(`${urls[0]}/pets`, { headers: auth })).headers.get('ratelimit') ?? '';
+      const remaining = Number(/"minute";r=(\d+);/.exec(ratelimit)?.[1]);
+      expect(remaining === 53 || Math.floor(Date.now() / 60_000) !== firstMinute).toBe(true);
+
       const exited = once(child, 'exit');
       const signalled = Date.now();
       child.kill('SIGTERM');
-      const [code] = await exited;
-      expect(code).toBe(0);
+      expect((await exited)[0]).toBe(0);
       expect(Date.now() - signalled).toBeLessThan(5_000);
-    });
+      const alive = pids.filter((pid) => {
+        try {
+          return process.kill(pid, 0);
+        } catch {
+          return false;
+        }
+      });
+      expect(alive).toEqual([]);
+    }, 60_000);
   });
 });

@@ -1,27 +1,35 @@
 // @ts-check
-/** One of several instances sharing pets and quotas through Redis: `REDIS_URL=redis://… node examples/many-instances/index.js`. */
-import { parseApiKeys } from 'petstore-service';
-import { serve } from 'petstore-service/node';
-import { redisPetStorage, redisLimitStore } from 'petstore-service/redis';
-import { createClient } from 'redis';
+/**
+ * Two instances (INSTANCES) on ports 8081 and 8082 (from PORT), sharing pets in PostgreSQL and quotas
+ * in Redis, as a load balancer would front them:
+ * `DATABASE_URL=postgres://… REDIS_URL=redis://… node examples/many-instances/index.js`.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 
-const redis = createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }); // fail fast, never hang
-redis.on('error', (error) => console.error('redis:', error.message)); // it reconnects by itself
-await redis.connect();
+const count = Number(process.env.INSTANCES ?? 2);
+const firstPort = Number(process.env.PORT ?? 8081);
+const instanceFile = new URL('./instance.js', import.meta.url);
 
-const server = await serve({
-  port: Number(process.env.PORT ?? 8080),
-  apiKeys: parseApiKeys(process.env.PETSTORE_API_KEYS ?? 'demo-key:free'),
-  storage: redisPetStorage(redis),
-  limitStore: redisLimitStore(redis),
-});
-console.log(`Pet Store instance listening on ${server.url}`);
+// PORT=0: every instance picks a free port of its own. Detached: Ctrl-C reaches this process
+// only, which stops each instance once, gracefully.
+const instances = Array.from({ length: count }, (_, i) =>
+  fork(instanceFile, { detached: true, env: { ...process.env, PORT: String(firstPort && firstPort + i) } }),
+);
 
-// On SIGINT or SIGTERM: let in-flight requests finish, then close the Redis client, which would
-// otherwise keep the process alive. (serve's handleSignals closes only the server.)
-const stop = async () => {
-  process.off('SIGINT', stop).off('SIGTERM', stop); // a second signal ends it at once
-  await server.close();
-  await redis.close();
+// One instance dying unexpectedly stops the others: a half-started fleet is worse than none.
+let stopping = false;
+const stop = () => {
+  stopping = true;
+  for (const instance of instances) instance.kill('SIGTERM');
 };
-process.on('SIGINT', stop).on('SIGTERM', stop);
+const exits = instances.map(async (instance) => {
+  const [code, signal] = await once(instance, 'exit');
+  if (!stopping) {
+    console.error(`instance ${instance.pid} exited (${signal ?? code}); stopping the others`);
+    stop();
+  }
+  return code === 0 && !signal;
+});
+process.once('SIGINT', stop).once('SIGTERM', stop);
+process.exitCode = (await Promise.all(exits)).every(Boolean) && stopping ? 0 : 1;
