@@ -1,4 +1,5 @@
-// The durable stores, measured at the storage: creates, a first page and a filtered page at 10^5 pets, and
+// The durable stores, measured at the storage: creates, a first page and a filtered page at 10^5 pets, a
+// rare-status page at 10^3 and 10^6 pets, and
 // rate-limit takes, on PGlite, on a throwaway PostgreSQL, and (for takes) on Redis and in memory.
 // Run by bench/sql.mjs (bundled: Node 20 cannot run TypeScript); prints one JSON line.
 import { PGlite } from '@electric-sql/pglite';
@@ -60,6 +61,30 @@ async function storageRows(client: SqlClient) {
   return { createsSequential, createsConcurrent, firstPage, filteredPage };
 }
 
+/**
+ * The filtered page an index must keep cheap: a rare status (42 pending pets, the newest ids) asked
+ * for from the start, at 10^3 and at 10^6 pets, on a fresh schema. Without the (status, id) index
+ * the database walks every id from the start to find them.
+ */
+async function rareStatusPages(client: SqlClient): Promise<{ thousand: number; million: number }> {
+  await migrate(client);
+  const storage = sqlPetStorage(client);
+  const pageAt = async (pets: number) => {
+    const [{ last_id: last }] = (await client.query('SELECT last_id FROM petstore_pet_ids')) as [{ last_id: unknown }];
+    await client.query(
+      `INSERT INTO petstore_pets (id, name_json, category_id, status) SELECT n, '"pet"', 1, 'available' FROM generate_series($1::bigint + 1, $2::bigint) n`,
+      [Number(last), pets],
+    );
+    await client.query('UPDATE petstore_pet_ids SET last_id = $1', [pets]);
+    await client.query(`UPDATE petstore_pets SET status = CASE WHEN id > $1 THEN 'pending' ELSE 'available' END WHERE status = 'pending' OR id > $1`, [pets - 42]);
+    await client.query('ANALYZE petstore_pets');
+    return p50(PAGES, () => storage.list({ status: 'pending', after: 0, limit: 21 }));
+  };
+  const thousand = await pageAt(1_000);
+  const million = await pageAt(1_000_000);
+  return { thousand, million };
+}
+
 async function takes(store: LimitStore): Promise<number> {
   const windows = quotaWindows(Date.now(), { perMinute: 1e9, perDay: 1e9 });
   return rate(TAKES, 16, (i) => store.take(`key:${i % 50}`, windows, Date.now()));
@@ -70,6 +95,9 @@ const pgliteClientOf = pgliteClient(pglite);
 const pgliteRows = await storageRows(pgliteClientOf);
 const pgliteTakes = await takes(sqlLimitStore(pgliteClientOf));
 await pglite.close();
+const pgliteForScale = await PGlite.create();
+const pgliteRare = await rareStatusPages(pgliteClient(pgliteForScale));
+await pgliteForScale.close();
 
 const cluster = await startPostgres();
 const sql = postgres(await cluster.freshDatabase(), { max: 16, onnotice: () => {} });
@@ -77,6 +105,9 @@ const client = postgresClient(sql);
 const postgresRows = await storageRows(client);
 const postgresTakes = await takes(sqlLimitStore(client));
 await sql.end();
+const sqlForScale = postgres(await cluster.freshDatabase(), { max: 1, onnotice: () => {} });
+const postgresRare = await rareStatusPages(postgresClient(sqlForScale, { timeoutMs: 0 }));
+await sqlForScale.end();
 await cluster.stop();
 
 const redis = await startRedis();
@@ -86,4 +117,4 @@ await redisClient.destroy();
 await redis.stop();
 
 const memoryTakes = await takes(memoryLimitStore());
-console.log(JSON.stringify({ pglite: { ...pgliteRows, takes: pgliteTakes }, postgres: { ...postgresRows, takes: postgresTakes }, redisTakes, memoryTakes, pets: PETS }));
+console.log(JSON.stringify({ pglite: { ...pgliteRows, takes: pgliteTakes, rare: pgliteRare }, postgres: { ...postgresRows, takes: postgresTakes, rare: postgresRare }, redisTakes, memoryTakes, pets: PETS }));
