@@ -8,9 +8,11 @@ import { migrate, pgliteClient, sqlLimitStore, sqlPetStorage, type SqlClient } f
 import { describeLimitStoreConformance, describePetStorageConformance } from '../../src/conformance/index.ts';
 
 let db: PGlite;
+// Starting PGlite compiles its WebAssembly: 1.5 s alone, over 10 s (vitest's default hook
+// timeout) on a CI machine busy with other suites.
 beforeAll(async () => {
   db = await PGlite.create();
-});
+}, 60_000);
 afterAll(() => db?.close());
 
 let schemas = 0;
