@@ -74,6 +74,13 @@ export interface PetStoreOptions {
    * Default: `console.error`. Requests and keys are never passed to it.
    */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Mounts the admin API under `/__admin` (outside the base path), for a fake backend: reset,
+   * seed, the clock, faults and the request journal over HTTP, each call with
+   * `Authorization: Bearer <token>`. Pets and limits are then kept in memory (no `storage` or
+   * `limitStore`). Default: off, and `/__admin` is a 404.
+   */
+  readonly admin?: { readonly token: string };
 }
 
 /** {@link PetStoreOptions} with every default filled in: what the pipeline's steps are built from. */
@@ -87,6 +94,7 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly banDurationMs: number;
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
+  readonly admin: { readonly token: string } | undefined;
 }
 
 const DEFAULT_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
@@ -131,6 +139,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     throw new TypeError('trustProxy must be a number of hops (0 or more) or an array of addresses and CIDR ranges');
   }
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
+  const admin = options.admin === undefined ? undefined : checkAdmin(options);
   for (const name of ['now', 'onError', 'clientAddress'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${name} must be a function`);
@@ -154,14 +163,26 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     trustProxy,
     ipv6Subnet,
     publicUrl,
+    admin,
   };
+}
+
+/** The `admin` option, or a TypeError: a token of 16 characters or more, and the memory stores the admin API resets. */
+function checkAdmin({ admin, storage, limitStore }: PetStoreOptions): { readonly token: string } {
+  if (typeof admin !== 'object' || admin === null) throw new TypeError('admin must be an object like { token: "<16 or more characters>" }');
+  assertKnownOptions(admin, ['token'], 'admin');
+  if (typeof admin.token !== 'string' || admin.token.trim().length < 16) throw new TypeError('admin.token must be a string of 16 or more characters');
+  if (storage !== undefined || limitStore !== undefined) {
+    throw new TypeError('admin works with the built-in memory stores, which it resets: leave out storage and limitStore');
+  }
+  return { token: admin.token };
 }
 
 /** Every option of {@link PetStoreOptions}: a Record over its keys, so a new option must be listed to compile. */
 const OPTIONS: Record<keyof PetStoreOptions, true> = {
   apiKeys: true, storage: true, basePath: true, now: true, maxBodyBytes: true, defaultStatus: true, cors: true,
   getPetDeprecatedAt: true, getPetSunsetAt: true, limitStore: true, banThreshold: true, banDurationMs: true,
-  clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true,
+  clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true, admin: true,
 };
 
 /** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */

@@ -2,10 +2,12 @@
 import { createServerAdapter } from '@whatwg-node/server';
 import { createAuthenticator, type Caller } from './auth/auth.ts';
 import { corsHeaders, isPreflight } from './cors/cors.ts';
+import { adminHandle } from './control/admin.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
 import type { PetStoreContext } from './edge/context.ts';
 import { bodyReadByHost, responseClassFor } from './edge/host.ts';
 import { requestTarget } from './edge/target.ts';
+import type { Handle } from './handle.ts';
 import type { PetStore } from './handler.ts';
 import { anonymousSubject } from './limits/address.ts';
 import { createRateLimiter } from './limits/limiter.ts';
@@ -19,9 +21,6 @@ import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
 export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 
-/** One request in, one response out: the handler before it becomes a {@link PetStore}. */
-export type Handle = (request: Request, context: PetStoreContext) => Promise<Response>;
-
 /**
  * Creates the Pet Store API as one handler. Options are checked now: a bad one throws a `TypeError`.
  *
@@ -32,7 +31,8 @@ export type Handle = (request: Request, context: PetStoreContext) => Promise<Res
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
-  return toPetStore(createHandle(config), config.basePath);
+  const handle = config.admin ? adminHandle({ ...config, admin: config.admin }, { createHandle }) : createHandle(config);
+  return toPetStore(handle, config.basePath);
 }
 
 /** The request path for resolved options: what {@link createPetStore} wraps, and what the test kit and the CLI put faults in front of. */
@@ -110,8 +110,22 @@ function isRequest(input: unknown): input is Request {
  * cancel. A URL and init become the runtime's own Request, leaving the caller's init untouched.
  */
 export function toPetStore(handle: Handle, basePath: string): PetStore {
-  const adapter = createServerAdapter<PetStoreContext>(handle);
-  const answer = (request: Request, contexts: unknown[]) => adapter.handleRequest(request, merged(contexts));
+  const adapter = createServerAdapter<PetStoreContext>(async (request, context) => {
+    const response = await handle(request, context);
+    if (response.type !== 'error') return response;
+    // A reset injected by a fault: under node:http the connection is closed with no answer, and
+    // the adapter gets a response to write into the closed socket (status 0 cannot be written).
+    const socket = (context as { req?: { socket?: { destroy?: () => void } } }).req?.socket;
+    if (typeof socket?.destroy !== 'function') return response;
+    socket.destroy();
+    return new Response(null, { status: 500 });
+  });
+  // In process, a reset is what fetch does on a network error: it rejects (with the abort reason if the caller aborted).
+  const answer = async (request: Request, contexts: unknown[]) => {
+    const response = await adapter.handleRequest(request, merged(contexts));
+    if (response.type !== 'error') return response;
+    throw request.signal.aborted ? request.signal.reason : new TypeError('fetch failed: the connection was reset (an injected network fault)');
+  };
   const fetch = (input: Request | string | URL, ...rest: unknown[]) =>
     isRequest(input) ? answer(input, rest) : answer(new Request(input, rest[0] as RequestInit | undefined), rest.slice(1));
   const handler = (input: unknown, ...rest: unknown[]) =>

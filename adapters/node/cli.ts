@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { parseApiKeys } from '../../src/auth/api-keys.ts';
-import { createFaults, withFaults } from '../../src/faults.ts';
+import { adminHandle } from '../../src/control/admin.ts';
+import { createFaults, withFaults, type FaultRule } from '../../src/control/faults.ts';
 import type { PetStore } from '../../src/handler.ts';
 import type { Plan } from '../../src/limits/plans.ts';
 import { resolveOptions } from '../../src/options.ts';
@@ -34,6 +35,10 @@ Options:
                        Needs postgres. Not with --data
       --redis <url>    keep limits in Redis (env REDIS_URL), and pets too unless
                        --data or --database-url is given. Needs redis
+      --admin-token <t>
+                       turn on the admin API under /__admin (env PETSTORE_ADMIN_TOKEN, 16+
+                       characters): reset, seed, clock, faults and the request journal
+                       over HTTP, with Authorization: Bearer <t>. In-memory stores only
       --delay <ms>     for demos: answer every request this much later
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
   -v, --version        print the version
@@ -46,6 +51,8 @@ Examples:
   petstore-service --port 3000 --key dev-key:pro --key ci-key:free
   # keys from the environment, on every interface (in a container)
   PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0
+  # a fake backend for end-to-end tests, controlled over HTTP under /__admin
+  petstore-service --key e2e-key:free --admin-token my-admin-token-0123
   # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
   petstore-service --delay 300 --fail-rate 0.1
   # pets and limits kept in ./petstore-data across restarts
@@ -72,6 +79,7 @@ const OPTIONS = {
   data: { type: 'string' },
   'database-url': { type: 'string' },
   redis: { type: 'string' },
+  'admin-token': { type: 'string' },
 } as const;
 
 /** What the command line and environment ask for. */
@@ -85,6 +93,7 @@ interface Settings {
   readonly delayMs: number;
   readonly failRate: number;
   readonly stores: StoreSettings;
+  readonly adminToken: string | undefined;
 }
 
 /**
@@ -138,7 +147,20 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     throw new Error(`${keySource}: ${(error as Error).message}`);
   }
   const stores = readStoreSettings(values, env);
-  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores };
+  const adminToken = readAdminToken(values['admin-token'], env, stores);
+  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores, adminToken };
+}
+
+/** `--admin-token`, else PETSTORE_ADMIN_TOKEN (empty is unset): long enough, and only with the memory stores it resets. */
+function readAdminToken(flag: string | undefined, env: NodeJS.ProcessEnv, stores: StoreSettings): string | undefined {
+  const from = flag === undefined ? 'PETSTORE_ADMIN_TOKEN' : '--admin-token';
+  const token = flag ?? (env.PETSTORE_ADMIN_TOKEN || undefined);
+  if (token === undefined) return undefined;
+  if (token.trim().length < 16) throw new Error(`${from} must be 16 or more characters`);
+  if (stores.data !== undefined || stores.database || stores.redis) {
+    throw new Error(`${from} works with the in-memory stores only (the admin API resets them); leave out --data, --database-url and --redis`);
+  }
+  return token;
 }
 
 /** How often the same failure is reported again while it goes on. */
@@ -167,12 +189,16 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 }
 
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any. */
-function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }: Settings, { storage, limitStore }: Stores): PetStore {
+function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, adminToken }: Settings, { storage, limitStore }: Stores): PetStore {
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
-  const config = resolveOptions({ apiKeys, onError, ...(storage && { storage }), ...(limitStore && { limitStore }) });
+  const config = resolveOptions({ apiKeys, onError, ...(storage && { storage }), ...(limitStore && { limitStore }), ...(adminToken && { admin: { token: adminToken } }) });
+  const standingFaults: FaultRule[] = [];
+  if (delayMs) standingFaults.push({ delayMs, times: 'always' });
+  if (failRate) standingFaults.push({ status: 503, probability: failRate, times: 'always' });
+  // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
+  if (config.admin) return toPetStore(adminHandle({ ...config, admin: config.admin }, { createHandle, standingFaults }), config.basePath);
   const faults = createFaults();
-  if (delayMs) faults.inject({ delayMs, times: Infinity });
-  if (failRate) faults.inject({ status: 503, rate: failRate, times: Infinity });
+  for (const rule of standingFaults) faults.inject(rule);
   return toPetStore(withFaults(createHandle(config), faults), config.basePath);
 }
 
@@ -243,6 +269,7 @@ async function main(): Promise<void> {
   closeOnSignals(running, stores);
   const { url } = running;
   const lines = [`Pet Store API listening on ${url}`, stores.banner];
+  if (settings.adminToken) lines.push(`Admin API on ${new URL('/__admin', url).href} (Authorization: Bearer <the admin token>)`);
   if (settings.delayMs || settings.failRate) {
     lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);
   }

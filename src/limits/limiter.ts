@@ -41,7 +41,7 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
   const policyOf = (quota: Quota, windows: readonly QuotaWindow[]) => {
     let policy = policies.get(quota);
     if (policy === undefined) {
-      policy = windows.map((w) => `"${w.name}";q=${w.limit};w=${(w.end - w.start) / 1000}`).join(', ');
+      policy = policyText(windows);
       policies.set(quota, policy);
     }
     return policy;
@@ -82,6 +82,11 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
   };
 }
 
+/** The `RateLimit-Policy` value of a plan's windows. */
+function policyText(windows: readonly QuotaWindow[]): string {
+  return windows.map((w) => `"${w.name}";q=${w.limit};w=${(w.end - w.start) / 1000}`).join(', ');
+}
+
 /** Whole seconds from `now` until `time`, at least 1, as a header value. */
 function secondsUntil(time: number, now: number): string {
   return String(Math.max(1, Math.ceil((time - now) / 1000)));
@@ -119,4 +124,16 @@ export function quotaHeaders(states: readonly WindowState[], now: number, policy
     'RateLimit-Policy': policy,
     RateLimit: ordered.map((s) => `"${s.name}";r=${s.remaining};t=${seconds(s.reset)}`).join(', '),
   };
+}
+
+/**
+ * The quota headers of a refusal that did not come from the store (an injected 429 fault): the
+ * minute window of `quota` spent, resetting in `retryAfterSeconds`, with the plan's policy.
+ */
+export function refusalHeaders(quota: Quota, now: number, retryAfterSeconds: number): Record<string, string> {
+  const windows = quotaWindows(now, quota);
+  const policy = policyText(windows);
+  const states = windowStates(windows, [windows[0]!.limit, 0]);
+  states[0] = { ...states[0]!, reset: now + retryAfterSeconds * 1000 };
+  return { ...quotaHeaders(states, now, policy), 'Retry-After': String(retryAfterSeconds) };
 }

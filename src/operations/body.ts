@@ -20,6 +20,15 @@ export async function readJsonObject(
   maxBytes: number,
   hostBody?: HostBody,
 ): Promise<Record<string, unknown>> {
+  const value = await readJson(request, maxBytes, hostBody);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidBody('The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** The body of `request` as any JSON value (an array, say), with every check of {@link readJsonObject} but the object one. */
+export async function readJson(request: Request, maxBytes: number, hostBody?: HostBody): Promise<unknown> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError({ status: 415, code: 'unsupported_media_type', message: 'The request body must be JSON: send Content-Type: application/json.' });
   }
@@ -47,10 +56,7 @@ export async function readJsonObject(
   if (forbidden.length > 0) {
     throw invalidBody(`The request body uses a reserved key: ${forbidden[0]}.`, forbidden[0]);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidBody('The request body must be a JSON object.');
-  }
-  return value as Record<string, unknown>;
+  return value;
 }
 
 /** The deepest nesting of `[` and `{` outside strings: one linear pass, before JSON.parse recurses into it. */

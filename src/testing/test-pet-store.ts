@@ -1,15 +1,14 @@
-/** createTestPetStore: the Pet Store as a fake backend, with a manual clock, seeding, reset and a request log. */
+/** createTestPetStore: the Pet Store as a fake backend in process, on the same controls the admin API serves over HTTP. */
 import { apiKeyEntries } from '../auth/api-keys.ts';
-import { createFaults, withFaults, type Faults } from '../faults.ts';
+import { withAdmin } from '../control/admin.ts';
+import { manualClock, type ManualClock } from '../control/clock.ts';
+import { createControls } from '../control/controls.ts';
+import type { Faults } from '../control/faults.ts';
+import { verifyRequests, type RecordedExchange, type Verification } from '../control/journal.ts';
 import type { PetStoreHandler } from '../handler.ts';
-import { memoryLimitStore } from '../limits/memory-limit-store.ts';
 import { resolveOptions, type PetStoreOptions } from '../options.ts';
-import { createHandle, toPetStore, type Handle } from '../pet-store.ts';
-import { allPets, seedPets } from '../storage/bulk.ts';
-import { memoryPetStorage } from '../storage/memory-pet-storage.ts';
+import { createHandle, toPetStore } from '../pet-store.ts';
 import type { Pet } from '../storage/pet.ts';
-import type { PetStorage } from '../storage/pet-storage.ts';
-import { manualClock, type ManualClock } from './clock.ts';
 
 /** A ready API key per plan; a test store accepts all of them. */
 export const TEST_KEYS = {
@@ -32,19 +31,6 @@ export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'stor
   readonly start?: Date | number | string;
 }
 
-/** One request the test store received and what it answered; the key is redacted. */
-export interface RecordedExchange {
-  readonly method: string;
-  readonly url: string;
-  readonly requestHeaders: Readonly<Record<string, string>>;
-  readonly requestBody: string;
-  readonly status: number;
-  readonly responseHeaders: Readonly<Record<string, string>>;
-  readonly responseBody: string;
-  /** The manual clock's time when it was answered. */
-  readonly at: number;
-}
-
 /**
  * A Pet Store for tests: a handler (serve it, or mount it, like any Pet Store) plus controls.
  *
@@ -59,16 +45,23 @@ export interface TestPetStore extends PetStoreHandler {
   readonly clock: ManualClock;
   /** A key per plan: `keys.free`, `keys.pro`, `keys.business`, `keys.enterprise`. */
   readonly keys: typeof TEST_KEYS;
-  /** Every exchange so far, oldest first (cleared by `reset`). */
+  /** Every exchange so far, oldest first (cleared by `reset`); find them with {@link matching}. */
   readonly requests: readonly RecordedExchange[];
-  /** Failures and delays for the next requests. */
+  /** Error answers, network faults and delays for the next requests. */
   readonly faults: Faults;
-  /** Stores pets, validated like `POST /pets`; resolves to them with their ids. */
+  /** Stores pets, validated like `POST /pets`; resolves to them with their ids. One invalid pet (a TypeError naming it) stores none. */
   seed(pets: readonly unknown[]): Promise<Pet[]>;
   /** Everything stored, in id order. */
   pets(): Promise<Pet[]>;
-  /** Empties the storage (ids from 1 again), clears quotas, bans, the log and pending faults. */
+  /**
+   * Starts over: requests a fault is holding (delayed or hung) end with a JSON 503 and store
+   * nothing; then pets (ids from 1 again), quotas, bans, idempotency keys, faults and the log are cleared.
+   */
   reset(): Promise<void>;
+  /** Throws an Error listing every recorded request unless exactly `times` match (`method`, `path`, `status`). */
+  verify(verification: Verification): void;
+  /** Throws an Error listing the faults that never applied, if any. */
+  assertNoPendingFaults(): void;
 }
 
 /**
@@ -85,61 +78,27 @@ export interface TestPetStore extends PetStoreHandler {
 export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetStore {
   const { start, ...storeOptions } = options;
   const clock = manualClock(start);
-  const faults = createFaults();
-  const requests: RecordedExchange[] = [];
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
-  let storage: PetStorage = memoryPetStorage();
   // Checked once, so a bad option throws here; reset() swaps only the state.
-  const config = resolveOptions({ ...storeOptions, apiKeys, storage, now: clock.now });
-  let handle: Handle = createHandle(config);
-
-  const served = withFaults((request, context) => handle(request, context), faults);
-  const petstore = toPetStore(async (request, context) => {
-    const requestBody = request.body ? await request.clone().text() : '';
-    const response = await served(request, context);
-    requests.push({
-      method: request.method,
-      url: request.url,
-      requestHeaders: redacted(request.headers),
-      requestBody,
-      status: response.status,
-      responseHeaders: lowercased(response.headers),
-      responseBody: await response.clone().text(),
-      at: clock.now(),
-    });
-    return response;
-  }, config.basePath);
+  const config = resolveOptions({ ...storeOptions, apiKeys, now: clock.now });
+  const controls = createControls({ config, clock, createHandle });
+  const handle = config.admin ? withAdmin(controls.handle, controls, { ...config, token: config.admin.token }) : controls.handle;
+  const petstore = toPetStore(handle, config.basePath);
 
   return Object.assign(petstore, {
     // The standard fetch: a second argument is a RequestInit, never a server context.
     fetch: ((input: RequestInfo | URL, init?: RequestInit) => petstore(new Request(input, init))) as typeof fetch,
     clock,
     keys: TEST_KEYS,
-    requests,
-    faults,
-    seed: (pets: readonly unknown[]) => seedPets(storage, pets, config.defaultStatus),
-    pets: () => allPets(storage),
-    async reset() {
-      storage = memoryPetStorage();
-      handle = createHandle({ ...config, storage, limitStore: memoryLimitStore() });
-      requests.length = 0;
-      faults.clear();
+    requests: controls.requests,
+    faults: controls.faults,
+    seed: controls.seed,
+    pets: controls.pets,
+    reset: async () => controls.reset(),
+    verify: (verification: Verification) => verifyRequests(controls.requests, verification),
+    assertNoPendingFaults() {
+      const pending = controls.faults.list();
+      if (pending.length > 0) throw new Error(`${pending.length} fault(s) never applied:\n${pending.map((fault) => `  ${JSON.stringify(fault)}`).join('\n')}`);
     },
   });
-}
-/** Headers as a record with lower-case names, whatever case the Headers implementation keeps. */
-function lowercased(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => (record[name.toLowerCase()] = value));
-  return record;
-}
-
-/** Request headers for the log, with the credential replaced (its scheme kept, for assertions). */
-function redacted(headers: Headers): Record<string, string> {
-  const record = lowercased(headers);
-  if (record.authorization !== undefined) {
-    const scheme = /^(\S+)\s/.exec(record.authorization)?.[1];
-    record.authorization = scheme ? `${scheme} [redacted]` : '[redacted]';
-  }
-  return record;
 }

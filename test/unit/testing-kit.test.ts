@@ -1,6 +1,6 @@
 /** petstore-service/testing: the manual clock, fault rules, seeding and the request log. */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createTestPetStore, manualClock } from '../../src/testing/index.ts';
+import { createTestPetStore, manualClock, matching } from '../../src/testing/index.ts';
 
 const list = (store: ReturnType<typeof createTestPetStore>, path = '/v1/pets') =>
   store.fetch(`http://api.test${path}`, { headers: { authorization: `Bearer ${store.keys.enterprise}` } });
@@ -82,7 +82,7 @@ describe('faults', () => {
 
   it('matches by method and path pattern, and 503s carry Retry-After', async () => {
     const store = createTestPetStore();
-    store.faults.inject({ status: 503, method: 'POST', path: /^\/v1\/pets$/, times: Infinity, retryAfterSeconds: 7 });
+    store.faults.inject({ status: 503, method: 'POST', path: /^\/v1\/pets$/, times: 'always', retryAfterSeconds: 7 });
     expect((await list(store)).status).toBe(200);
     const post = await store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}` }, body: '{}' });
     expect(post.status).toBe(503);
@@ -91,4 +91,120 @@ describe('faults', () => {
     expect(store.faults.pending).toBe(0);
   });
 
+
+  it('answers any status from 400 to 599 with the Error body the API uses for it and that status\'s headers', async () => {
+    const store = createTestPetStore();
+    const cases: [number, string, Record<string, string | null>][] = [
+      [401, 'unauthorized', { 'www-authenticate': 'Bearer realm="petstore"' }],
+      [404, 'not_found', {}],
+      [418, 'invalid_request', {}],
+      [429, 'rate_limited', { 'retry-after': '30', 'ratelimit-policy': '"minute";q=60;w=60, "day";q=1000;w=86400', 'x-ratelimit-remaining': '0' }],
+      [502, 'internal_error', {}],
+      [503, 'service_unavailable', { 'retry-after': '30' }],
+    ];
+    for (const [status, code, headers] of cases) {
+      store.faults.inject({ status, retryAfterSeconds: 30 });
+      const response = await store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${store.keys.free}` } });
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({ code, message: `Injected fault: ${status} ${code}.`, status });
+      for (const [name, value] of Object.entries(headers)) expect([status, name, response.headers.get(name)]).toEqual([status, name, value]);
+    }
+    // A pro key's 429 tells its own plan.
+    store.faults.inject({ status: 429, code: 'key_banned', message: 'Banned for a while.' });
+    const banned = await list(store);
+    expect(await banned.json()).toEqual({ code: 'key_banned', message: 'Banned for a while.', status: 429 });
+    expect(banned.headers.get('ratelimit-policy')).toBe('"minute";q=1000000;w=60, "day";q=1000000000;w=86400');
+  });
+
+  it('resets the connection: fetch rejects with a TypeError as on a network error, and the journal says status 0', async () => {
+    const store = createTestPetStore();
+    store.faults.inject({ network: 'reset', method: 'POST' });
+    const create = store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    await expect(create).rejects.toThrow(TypeError);
+    expect(store.requests.map((r) => [r.method, r.status])).toEqual([['POST', 0]]);
+    expect(await store.pets()).toEqual([]);
+  });
+
+  it('hangs a request until the client aborts, then fetch rejects with the abort reason', async () => {
+    const store = createTestPetStore();
+    store.faults.inject({ network: 'hang' });
+    const controller = new AbortController();
+    const hanging = store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${store.keys.pro}` }, signal: controller.signal });
+    let settled = false;
+    void hanging.catch(() => {}).finally(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    controller.abort(new DOMException('gave up', 'AbortError'));
+    await expect(hanging).rejects.toMatchObject({ name: 'AbortError', message: 'gave up' });
+  });
+
+  it('refuses a fault that cannot work with a TypeError naming the field, instead of answering 500', () => {
+    const store = createTestPetStore();
+    expect(() => store.faults.inject({ status: 200 })).toThrow('faults.inject: status must be an integer from 400 to 599');
+    expect(() => store.faults.inject({ status: 503, network: 'reset' })).toThrow('status must be left out with network');
+    expect(() => store.faults.inject({ network: 'drop' as 'reset' })).toThrow('network must be "reset" or "hang"');
+    expect(() => store.faults.inject({ times: 0, status: 500 })).toThrow('times must be a positive integer or "always"');
+    expect(() => store.faults.inject({ status: 500, probability: 2 })).toThrow('probability must be a number from 0 to 1');
+    expect(() => store.faults.inject({ method: 'GET' })).toThrow('status, network or delayMs must be given');
+    expect(() => store.faults.inject({ stauts: 500 } as never)).toThrow('faults.inject: unknown option "stauts" (did you mean "status"?)');
+    expect(store.faults.pending).toBe(0);
+  });
+});
+
+describe('reset()', () => {
+  it('ends 20 creates held by a delay with a JSON 503 and stores none of them, and the journal starts empty', async () => {
+    const store = createTestPetStore();
+    store.faults.delayNext(20, 60_000, { method: 'POST' });
+    const creates = Array.from({ length: 20 }, (_, i) =>
+      store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `ghost ${i}`, categoryId: 1 }) }),
+    );
+    // Until every create is held by the delay (each one uses up one of the rule's 20 requests).
+    while (store.faults.pending > 0) await new Promise((resolve) => setImmediate(resolve));
+    await store.reset();
+    const responses = await Promise.all(creates);
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(503));
+    expect(await responses[0]!.json()).toEqual({ code: 'service_unavailable', message: 'The fake backend was reset while this request waited.', status: 503 });
+    expect(await store.pets()).toEqual([]);
+    expect(store.requests).toEqual([]);
+    expect(store.faults.pending).toBe(0);
+  });
+
+  it('also stops a create that arrived before the reset but had not reached the store yet', async () => {
+    const store = createTestPetStore();
+    const create = store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' }, body: '{"name":"late","categoryId":1}' });
+    await store.reset();
+    expect((await create).status).toBe(503);
+    expect(await store.pets()).toEqual([]);
+  });
+});
+
+describe('verification', () => {
+  it('finds exchanges with matching(), and verify() passes on the exact count', async () => {
+    const store = createTestPetStore();
+    await list(store);
+    await list(store, '/v1/pets?limit=2');
+    await list(store, '/v1/pets/9');
+    expect(store.requests.filter(matching({ method: 'get', path: '/v1/pets' }))).toHaveLength(2);
+    expect(store.requests.find(matching({ status: 404 }))).toMatchObject({ path: '/v1/pets/9', query: '', method: 'GET' });
+    expect(store.requests[1]).toMatchObject({ path: '/v1/pets', query: 'limit=2', requestHeaders: { authorization: 'Bearer [redacted]' } });
+    expect(() => store.verify({ method: 'GET', path: /^\/v1\/pets/, times: 3 })).not.toThrow();
+  });
+
+  it('throws a readable diff when the count is wrong: the expectation, and each recorded request with matches marked', async () => {
+    const store = createTestPetStore();
+    await list(store);
+    await list(store, '/v1/pets/9');
+    expect(() => store.verify({ method: 'POST', path: '/v1/pets', times: 1 })).toThrow(
+      ['Expected 1 request(s) matching POST /v1/pets *, got 0.', 'Recorded (2, + marks a match):', '    GET /v1/pets -> 200', '    GET /v1/pets/9 -> 404'].join('\n'),
+    );
+    expect(() => store.verify({ path: '/v1/pets/9', times: 0 })).toThrow('  + GET /v1/pets/9 -> 404');
+  });
+
+  it('says which faults never applied', async () => {
+    const store = createTestPetStore();
+    store.faults.failNext(1, { status: 503, method: 'DELETE' });
+    expect(() => store.assertNoPendingFaults()).toThrow('1 fault(s) never applied:\n  {"status":503,"method":"DELETE","times":1,"id":"fault-1","left":1}');
+    store.faults.clear();
+    expect(() => store.assertNoPendingFaults()).not.toThrow();
+  });
 });

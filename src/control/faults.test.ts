@@ -6,7 +6,7 @@ describe('createFaults', () => {
   it('delays by real milliseconds, and a rate of 0 never hits', async () => {
     const faults = createFaults();
     faults.delayNext(1, 30);
-    faults.inject({ status: 500, rate: 0, times: Infinity });
+    faults.inject({ status: 500, probability: 0, times: 'always' });
     const started = performance.now();
     const response = await faults.apply(new Request('http://x/'), async () => new Response('ok'));
     expect(await response.text()).toBe('ok');
@@ -22,7 +22,7 @@ describe('createFaults', () => {
     const failed = await faults.apply(new Request('http://x/', { method: 'POST' }), handled);
     expect(failed.status).toBe(503);
     expect(failed.headers.get('retry-after')).toBe('7');
-    expect(await failed.json()).toEqual({ code: 'service_unavailable', message: 'Injected fault: the service is unavailable.', status: 503 });
+    expect(await failed.json()).toEqual({ code: 'service_unavailable', message: 'Injected fault: 503 service_unavailable.', status: 503 });
     expect(faults.pending).toBe(0);
   });
 });
