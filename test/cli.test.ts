@@ -105,7 +105,7 @@ describe('petstore-service command', () => {
       .map((line) => line.trim())
       .filter((line) => /\bpetstore-service\b/.test(line) && !/--data|--database-url|--redis|DATABASE_URL|REDIS_URL/.test(line));
     expect(examples.length).toBeGreaterThanOrEqual(3);
-    expect(examples.length).toBeLessThanOrEqual(4);
+    expect(examples.length).toBeLessThanOrEqual(5);
     for (const example of examples) {
       const words = example.split(/\s+/);
       const env = Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/s).slice(0, 2)));
@@ -135,6 +135,14 @@ describe('petstore-service command', () => {
     ['--host followed by another flag', ['--host', '--key', 'k1:pro'], {}, '--host needs a value'],
     ['--help=yes', ['--help=yes'], {}, '--help takes no value'],
     ['a word that is not an option', ['serve'], {}, 'unexpected argument "serve"'],
+    ['--admin-token short', ['--admin-token', 'short'], {}, '--admin-token must be 16 or more characters'],
+    ['PETSTORE_ADMIN_TOKEN=short', [], { PETSTORE_ADMIN_TOKEN: 'short' }, 'PETSTORE_ADMIN_TOKEN must be 16 or more characters'],
+    [
+      '--admin-token with --redis',
+      ['--admin-token', 'admin-token-0123456789', '--redis', 'redis://127.0.0.1:1'],
+      {},
+      '--admin-token works with the in-memory stores only (the admin API resets them); leave out --data, --database-url and --redis',
+    ],
   ])('explains %s in plain words on stderr and exits 2', async (_, args, env, message) => {
     const { code, stdout, stderr } = await start(args, env).exited;
     expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `petstore-service: ${message}; see --help\n` });
@@ -180,6 +188,24 @@ describe('petstore-service command', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
+  });
+
+  it('mounts the admin API with --admin-token, says where, and keeps the demo faults as faults it lists and a reset brings back', async () => {
+    const { url, stdout } = await start(['--key', 'k1:pro', '--admin-token', 'admin-token-0123456789', '--delay', '5']).listening;
+    const admin = new URL('/__admin', url).href;
+    expect(stdout).toContain(`\nAdmin API on ${admin} (Authorization: Bearer <the admin token>)\n`);
+    expect(stdout).not.toContain('admin-token-0123456789');
+    const headers = { authorization: 'Bearer admin-token-0123456789' };
+    expect(await (await fetch(`${admin}/faults`, { headers })).json()).toEqual([{ id: 'fault-1', delayMs: 5, times: 'always', left: 'always' }]);
+    expect((await fetch(`${admin}/faults`, { method: 'DELETE', headers })).status).toBe(204);
+    expect((await fetch(`${admin}/reset`, { method: 'POST', headers })).status).toBe(204);
+    expect(await (await fetch(`${admin}/faults`, { headers })).json()).toEqual([{ id: 'fault-2', delayMs: 5, times: 'always', left: 'always' }]);
+    expect((await fetch(`${admin}/faults`)).status).toBe(401);
+  });
+
+  it('has no admin API without --admin-token: /__admin is a 404', async () => {
+    const { url } = await start(['--key', 'k1:pro']).listening;
+    expect((await fetch(new URL('/__admin/pets', url), { headers: { authorization: 'Bearer admin-token-0123456789' } })).status).toBe(404);
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)('exits 0 after a graceful shutdown on %s', async (signal) => {
