@@ -2,7 +2,7 @@
 import { createServerAdapter } from '@whatwg-node/server';
 import { createAuthenticator, type Caller } from './auth/auth.ts';
 import { corsHeaders, isPreflight } from './cors/cors.ts';
-import { createCallerAddress } from './edge/caller-address.ts';
+import { createCallerAddress, type CallerAddress } from './edge/caller-address.ts';
 import type { PetStoreContext } from './edge/context.ts';
 import { bodyReadByHost, responseClassFor } from './edge/host.ts';
 import { requestTarget } from './edge/target.ts';
@@ -18,6 +18,12 @@ import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
 export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/**
+ * `GET /healthz` at the mount path's root, beside the API rather than in it: a load balancer's
+ * liveness probe needs no key, spends no quota, and is not an operation of the OpenAPI document.
+ */
+const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status: 200, json: '{"status":"ok"}' }) } };
 
 /** One request in, one response out: the handler before it becomes a {@link PetStore}. */
 export type Handle = (request: Request, context: PetStoreContext) => Promise<Response>;
@@ -35,8 +41,12 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   return toPetStore(createHandle(config), config.basePath);
 }
 
-/** The request path for resolved options: what {@link createPetStore} wraps, and what the test kit and the CLI put faults in front of. */
-export function createHandle(config: ResolvedOptions): Handle {
+/**
+ * The request path for resolved options, inside the `onRequest`/`onResponse` hooks: what
+ * {@link createPetStore} wraps, and what the test kit puts its faults in front of. `inner` wraps
+ * the path inside the hooks, so they see what it adds: the CLI passes its demo faults there.
+ */
+export function createHandle(config: ResolvedOptions, inner: (handle: Handle) => Handle = (handle) => handle): Handle {
   const callerAddress = createCallerAddress(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
@@ -52,6 +62,7 @@ export function createHandle(config: ResolvedOptions): Handle {
   async function answer(request: Request, context: PetStoreContext): Promise<Reply> {
     const target = requestTarget(request, context);
     if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
+    if (target.pathname === HEALTH_ROUTE.path) return health(request);
     const path = pathUnderBase(target.pathname, config.basePath);
     if (path === undefined) {
       throw new ApiError({ status: 404, code: 'not_found', message: `This API is served under ${target.mountPath}${config.basePath}/.` });
@@ -80,11 +91,66 @@ export function createHandle(config: ResolvedOptions): Handle {
     return withHeaders(await operate().catch((error: unknown) => errorReply(error, config.onError)), headers);
   }
 
-  return async (request, context) => {
+  const handle: Handle = async (request, context) => {
     const reply = await answer(request, context).catch((error: unknown) => errorReply(error, config.onError));
     const headed = withHeaders(reply, corsHeaders(request, config.cors));
     return render(headed, { head: request.method === 'HEAD', ResponseClass: responseClassFor(context) });
   };
+  return observed(inner(handle), config, callerAddress);
+}
+
+/** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
+function health(request: Request): Reply {
+  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(HEALTH_ROUTE) } };
+  return handlerFor(HEALTH_ROUTE, request.method)();
+}
+
+/**
+ * `handle` between the hooks: `onRequest` sees each request as it arrives, `onResponse` the answer
+ * as it leaves. They only watch: what they throw (or reject with) goes to `onError`, and the
+ * client's answer is the same whatever they do.
+ */
+function observed(handle: Handle, config: ResolvedOptions, callerAddress: CallerAddress): Handle {
+  const { onRequest, onResponse, onError } = config;
+  if (!onRequest && !onResponse) return handle;
+  return async (request, context) => {
+    const start = performance.now();
+    if (onRequest) watch(() => onRequest(request), onError);
+    const response = await handle(request, context);
+    if (onResponse) {
+      const ms = performance.now() - start;
+      const clientAddress = addressOrNone(callerAddress, request, context);
+      watch(() => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }), onError);
+    }
+    return response;
+  };
+}
+
+/** Runs a hook; a throw or a rejected promise goes to `onError`, and an `onError` that throws on it is ignored. */
+function watch(hook: () => unknown, onError: (error: unknown) => void): void {
+  const report = (error: unknown) => {
+    try {
+      onError(error);
+    } catch {
+      // Nothing is left to tell: the answer must still go out.
+    }
+  };
+  try {
+    const result = hook();
+    // An async hook's rejection would otherwise be unhandled, which ends a Node process.
+    if (result instanceof Promise) result.catch(report);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** The caller's address for `onResponse`. A `clientAddress` option that throws gives none here: the hook still runs, and the limits step reports the throw when it needs the address. */
+function addressOrNone(callerAddress: CallerAddress, request: Request, context: PetStoreContext): string | undefined {
+  try {
+    return callerAddress(request, context);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

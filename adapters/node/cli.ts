@@ -8,6 +8,7 @@ import type { PetStore } from '../../src/handler.ts';
 import type { Plan } from '../../src/limits/plans.ts';
 import { resolveOptions } from '../../src/options.ts';
 import { createHandle, toPetStore } from '../../src/pet-store.ts';
+import { accessLog, readLogFormat, type LogFormat } from './access-log.ts';
 import { openStores, readStoreSettings, StoreError, type StoreSettings, type Stores } from './cli-stores.ts';
 import { serve, type RunningPetStore } from './index.ts';
 
@@ -36,16 +37,20 @@ Options:
                        --data or --database-url is given. Needs redis
       --delay <ms>     for demos: answer every request this much later
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
+      --log <format>   the access log on stdout, one line per request: text
+                       (default; GET /v1/pets?limit=7 200 1.2ms 127.0.0.1) or json
+                       (one object per line). Never a key or a header value
+  -q, --quiet          no access log (the lines printed on start and errors stay)
   -v, --version        print the version
   -h, --help           show this help
 
 Examples:
   # on http://127.0.0.1:8080/v1, with a generated free-plan key it prints
   petstore-service
-  # on port 3000, with two keys of your own
-  petstore-service --port 3000 --key dev-key:pro --key ci-key:free
-  # keys from the environment, on every interface (in a container)
-  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0
+  # on port 3000, with two keys of your own, and no access log
+  petstore-service --port 3000 --key dev-key:pro --key ci-key:free --quiet
+  # keys from the environment, on every interface, JSON log lines (in a container)
+  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0 --log json
   # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
   petstore-service --delay 300 --fail-rate 0.1
   # pets and limits kept in ./petstore-data across restarts
@@ -72,6 +77,8 @@ const OPTIONS = {
   data: { type: 'string' },
   'database-url': { type: 'string' },
   redis: { type: 'string' },
+  log: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
 } as const;
 
 /** What the command line and environment ask for. */
@@ -85,6 +92,8 @@ interface Settings {
   readonly delayMs: number;
   readonly failRate: number;
   readonly stores: StoreSettings;
+  /** The access log's format; `undefined` with --quiet. */
+  readonly log: LogFormat | undefined;
 }
 
 /**
@@ -138,7 +147,8 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     throw new Error(`${keySource}: ${(error as Error).message}`);
   }
   const stores = readStoreSettings(values, env);
-  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores };
+  const log = readLogFormat(values.log, values.quiet ?? false);
+  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores, log };
 }
 
 /** How often the same failure is reported again while it goes on. */
@@ -166,14 +176,16 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
   };
 }
 
-/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any. */
-function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate }: Settings, { storage, limitStore }: Stores): PetStore {
+/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around them. */
+function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, log }: Settings, { storage, limitStore }: Stores): PetStore {
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
-  const config = resolveOptions({ apiKeys, onError, ...(storage && { storage }), ...(limitStore && { limitStore }) });
+  const onResponse = log && accessLog(log, apiKeys.keys(), (line) => process.stdout.write(`${line}\n`));
+  const config = resolveOptions({ apiKeys, onError, ...(onResponse && { onResponse }), ...(storage && { storage }), ...(limitStore && { limitStore }) });
   const faults = createFaults();
   if (delayMs) faults.inject({ delayMs, times: Infinity });
   if (failRate) faults.inject({ status: 503, rate: failRate, times: Infinity });
-  return toPetStore(withFaults(createHandle(config), faults), config.basePath);
+  // The faults inside the hooks: the log shows the 503s they answer and the time they add.
+  return toPetStore(createHandle(config, (handle) => withFaults(handle, faults)), config.basePath);
 }
 
 /** Why the server could not start, in the user's terms: which port, which host. */
