@@ -2,7 +2,7 @@
 export { createPetStore } from './pet-store.ts';
 export type { PetStore, PetStoreFetch, PetStoreHandler } from './handler.ts';
 export type { PetStoreContext } from './edge/context.ts';
-export type { PetStoreOptions } from './options.ts';
+export type { Exchange, PetStoreOptions } from './options.ts';
 export { ApiError, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export type { NewPet, Pet, PetStatus } from './storage/pet.ts';
 export type { PetStorage } from './storage/pet-storage.ts';

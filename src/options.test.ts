@@ -14,6 +14,8 @@ describe('createPetStore options', () => {
     ['a cors origin with a path', { cors: ['https://a.example/x'] }, /cors/],
     ['an invalid date', { getPetSunsetAt: new Date('nope') }, /getPetSunsetAt/],
     ['a clock that is not a function', { now: 5 as never }, /now/],
+    ['an onRequest that is not a function', { onRequest: 'log' as never }, /^onRequest must be a function$/],
+    ['an onResponse that is not a function', { onResponse: {} as never }, /^onResponse must be a function$/],
     ['an unknown plan', { apiKeys: { k: 'gold' as never } }, /apiKeys entry 1: the plan/],
     ['an enterprise plan with zero quota', { apiKeys: { k: { perMinute: 0, perDay: 5 } } }, /apiKeys entry 1/],
     ['a key with a space', { apiKeys: { 'my key': 'free' } }, /apiKeys entry 1/],

@@ -81,6 +81,39 @@ export interface PetStoreOptions {
    * `limitStore`). Default: off, and `/__admin` is a 404.
    */
   readonly admin?: { readonly token: string };
+  /**
+   * Sees every request the handler answers, as it arrives (API calls, preflights, 404s outside the
+   * base path, `/healthz`). Observe only: do not read its body. What it throws goes to `onError`.
+   */
+  readonly onRequest?: (request: Request) => void;
+  /**
+   * Sees every answer as it leaves: the request, the response (do not read its body), how long it
+   * took and the caller's address. An access log goes here. What it throws goes to `onError`; the
+   * client's answer is never changed.
+   */
+  readonly onResponse?: (exchange: Exchange) => void;
+}
+
+/**
+ * One answered request, as the `onResponse` option of `createPetStore` sees it. The request's
+ * headers carry the caller's key: log what you need (method, path, status), not the headers.
+ *
+ * @example
+ * const petstore = createPetStore({
+ *   onResponse: ({ request, response, ms, clientAddress }: Exchange) => {
+ *     const { pathname, search } = new URL(request.url);
+ *     console.log(`${request.method} ${pathname}${search} ${response.status} ${ms.toFixed(1)}ms ${clientAddress ?? '-'}`);
+ *   },
+ * });
+ */
+export interface Exchange {
+  readonly request: Request;
+  /** What the client gets. Do not consume its body: it is still to be sent. */
+  readonly response: Response;
+  /** Milliseconds from arrival to the answer (`performance.now`). */
+  readonly ms: number;
+  /** The caller's address as the rate limits see it (after `trustProxy`), when the host tells it. */
+  readonly clientAddress?: string;
 }
 
 /** {@link PetStoreOptions} with every default filled in: what the pipeline's steps are built from. */
@@ -89,6 +122,8 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly basePath: string;
   readonly cors: '*' | readonly string[] | undefined;
   readonly onError: (error: unknown) => void;
+  readonly onRequest: ((request: Request) => void) | undefined;
+  readonly onResponse: ((exchange: Exchange) => void) | undefined;
   readonly limitStore: LimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
@@ -140,7 +175,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   }
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const admin = options.admin === undefined ? undefined : checkAdmin(options);
-  for (const name of ['now', 'onError', 'clientAddress'] as const) {
+  for (const name of ['now', 'onError', 'clientAddress', 'onRequest', 'onResponse'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`${name} must be a function`);
     }
@@ -156,6 +191,8 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     getPetDeprecatedAt: options.getPetDeprecatedAt ?? DEFAULT_DEPRECATED_AT,
     getPetSunsetAt: options.getPetSunsetAt ?? DEFAULT_SUNSET_AT,
     onError: options.onError ?? ((error) => console.error('petstore-service: unexpected error', error)),
+    onRequest: options.onRequest,
+    onResponse: options.onResponse,
     limitStore: options.limitStore ?? memoryLimitStore(),
     banThreshold,
     banDurationMs,
@@ -182,7 +219,7 @@ function checkAdmin({ admin, storage, limitStore }: PetStoreOptions): { readonly
 const OPTIONS: Record<keyof PetStoreOptions, true> = {
   apiKeys: true, storage: true, basePath: true, now: true, maxBodyBytes: true, defaultStatus: true, cors: true,
   getPetDeprecatedAt: true, getPetSunsetAt: true, limitStore: true, banThreshold: true, banDurationMs: true,
-  clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true, admin: true,
+  clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true, onRequest: true, onResponse: true, admin: true,
 };
 
 /** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */

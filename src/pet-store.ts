@@ -4,6 +4,7 @@ import { createAuthenticator, type Caller } from './auth/auth.ts';
 import { corsHeaders, isPreflight } from './cors/cors.ts';
 import { adminHandle } from './control/admin.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
+import { withHooks } from './hooks.ts';
 import type { PetStoreContext } from './edge/context.ts';
 import { bodyReadByHost, responseClassFor } from './edge/host.ts';
 import { requestTarget } from './edge/target.ts';
@@ -22,6 +23,12 @@ import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 
 /**
+ * `GET /healthz` at the mount path's root, beside the API rather than in it: a load balancer's
+ * liveness probe needs no key, spends no quota, and is not an operation of the OpenAPI document.
+ */
+const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status: 200, json: '{"status":"ok"}' }) } };
+
+/**
  * Creates the Pet Store API as one handler. Options are checked now: a bad one throws a `TypeError`.
  *
  * @example
@@ -32,10 +39,13 @@ export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
   const handle = config.admin ? adminHandle({ ...config, admin: config.admin }, { createHandle }) : createHandle(config);
-  return toPetStore(handle, config.basePath);
+  return toPetStore(withHooks(handle, config), config.basePath);
 }
 
-/** The request path for resolved options: what {@link createPetStore} wraps, and what the test kit and the CLI put faults in front of. */
+/**
+ * The request path for resolved options: what {@link createPetStore} wraps (in the admin API and
+ * the hooks), and what the test kit and the CLI put faults in front of.
+ */
 export function createHandle(config: ResolvedOptions): Handle {
   const callerAddress = createCallerAddress(config);
   const authenticate = createAuthenticator(config.apiKeys);
@@ -52,6 +62,7 @@ export function createHandle(config: ResolvedOptions): Handle {
   async function answer(request: Request, context: PetStoreContext): Promise<Reply> {
     const target = requestTarget(request, context);
     if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
+    if (target.pathname === HEALTH_ROUTE.path) return health(request);
     const path = pathUnderBase(target.pathname, config.basePath);
     if (path === undefined) {
       throw new ApiError({ status: 404, code: 'not_found', message: `This API is served under ${target.mountPath}${config.basePath}/.` });
@@ -85,6 +96,12 @@ export function createHandle(config: ResolvedOptions): Handle {
     const headed = withHeaders(reply, corsHeaders(request, config.cors));
     return render(headed, { head: request.method === 'HEAD', ResponseClass: responseClassFor(context) });
   };
+}
+
+/** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
+function health(request: Request): Reply {
+  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(HEALTH_ROUTE) } };
+  return handlerFor(HEALTH_ROUTE, request.method)();
 }
 
 /**

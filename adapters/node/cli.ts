@@ -8,7 +8,9 @@ import { createFaults, withFaults, type FaultRule } from '../../src/control/faul
 import type { PetStore } from '../../src/handler.ts';
 import type { Plan } from '../../src/limits/plans.ts';
 import { resolveOptions } from '../../src/options.ts';
+import { withHooks } from '../../src/hooks.ts';
 import { createHandle, toPetStore } from '../../src/pet-store.ts';
+import { accessLog, readLogFormat, type LogFormat } from './access-log.ts';
 import { openStores, readStoreSettings, StoreError, type StoreSettings, type Stores } from './cli-stores.ts';
 import { serve, type RunningPetStore } from './index.ts';
 
@@ -41,16 +43,20 @@ Options:
                        over HTTP, with Authorization: Bearer <t>. In-memory stores only
       --delay <ms>     for demos: answer every request this much later
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
+      --log <format>   the access log on stdout, one line per request: text
+                       (default; GET /v1/pets?limit=7 200 1.2ms 127.0.0.1) or json
+                       (one object per line). Never a key or a header value
+  -q, --quiet          no access log (the lines printed on start and errors stay)
   -v, --version        print the version
   -h, --help           show this help
 
 Examples:
   # on http://127.0.0.1:8080/v1, with a generated free-plan key it prints
   petstore-service
-  # on port 3000, with two keys of your own
-  petstore-service --port 3000 --key dev-key:pro --key ci-key:free
-  # keys from the environment, on every interface (in a container)
-  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0
+  # on port 3000, with two keys of your own, and no access log
+  petstore-service --port 3000 --key dev-key:pro --key ci-key:free --quiet
+  # keys from the environment, on every interface, JSON log lines (in a container)
+  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0 --log json
   # a fake backend for end-to-end tests, controlled over HTTP under /__admin
   petstore-service --key e2e-key:free --admin-token my-admin-token-0123
   # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
@@ -80,6 +86,8 @@ const OPTIONS = {
   'database-url': { type: 'string' },
   redis: { type: 'string' },
   'admin-token': { type: 'string' },
+  log: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
 } as const;
 
 /** What the command line and environment ask for. */
@@ -94,6 +102,8 @@ interface Settings {
   readonly failRate: number;
   readonly stores: StoreSettings;
   readonly adminToken: string | undefined;
+  /** The access log's format; `undefined` with --quiet. */
+  readonly log: LogFormat | undefined;
 }
 
 /**
@@ -148,7 +158,8 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   }
   const stores = readStoreSettings(values, env);
   const adminToken = readAdminToken(values['admin-token'], env, stores);
-  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores, adminToken };
+  const log = readLogFormat(values.log, values.quiet ?? false);
+  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores, adminToken, log };
 }
 
 /** `--admin-token`, else PETSTORE_ADMIN_TOKEN (empty is unset): long enough, and only with the memory stores it resets. */
@@ -188,18 +199,32 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
   };
 }
 
-/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any. */
-function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, adminToken }: Settings, { storage, limitStore }: Stores): PetStore {
+/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
+function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, adminToken, log }: Settings, { storage, limitStore }: Stores): PetStore {
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
-  const config = resolveOptions({ apiKeys, onError, ...(storage && { storage }), ...(limitStore && { limitStore }), ...(adminToken && { admin: { token: adminToken } }) });
+  const onResponse = log && accessLog(log, apiKeys.keys(), (line) => process.stdout.write(`${line}\n`));
+  const config = resolveOptions({
+    apiKeys,
+    onError,
+    ...(onResponse && { onResponse }),
+    ...(storage && { storage }),
+    ...(limitStore && { limitStore }),
+    ...(adminToken && { admin: { token: adminToken } }),
+  });
   const standingFaults: FaultRule[] = [];
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
   if (failRate) standingFaults.push({ status: 503, probability: failRate, times: 'always' });
   // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
-  if (config.admin) return toPetStore(adminHandle({ ...config, admin: config.admin }, { createHandle, standingFaults }), config.basePath);
+  const handle = config.admin ? adminHandle({ ...config, admin: config.admin }, { createHandle, standingFaults }) : withFaults(createHandle(config), demoFaults(standingFaults));
+  // The hooks outside the faults: the log shows the 503s they answer and the time they add.
+  return toPetStore(withHooks(handle, config), config.basePath);
+}
+
+/** An injector holding `rules` and nothing else. */
+function demoFaults(rules: readonly FaultRule[]) {
   const faults = createFaults();
-  for (const rule of standingFaults) faults.inject(rule);
-  return toPetStore(withFaults(createHandle(config), faults), config.basePath);
+  for (const rule of rules) faults.inject(rule);
+  return faults;
 }
 
 /** Why the server could not start, in the user's terms: which port, which host. */

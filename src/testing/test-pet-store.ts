@@ -6,6 +6,7 @@ import { createControls } from '../control/controls.ts';
 import type { Faults } from '../control/faults.ts';
 import { verifyRequests, type RecordedExchange, type Verification } from '../control/journal.ts';
 import type { PetStoreHandler } from '../handler.ts';
+import { withHooks } from '../hooks.ts';
 import { resolveOptions, type PetStoreOptions } from '../options.ts';
 import { createHandle, toPetStore } from '../pet-store.ts';
 import type { Pet } from '../storage/pet.ts';
@@ -83,7 +84,7 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   const config = resolveOptions({ ...storeOptions, apiKeys, now: clock.now });
   const controls = createControls({ config, clock, createHandle });
   const handle = config.admin ? withAdmin(controls.handle, controls, { ...config, token: config.admin.token }) : controls.handle;
-  const petstore = toPetStore(handle, config.basePath);
+  const petstore = toPetStore(withHooks(handle, config), config.basePath);
 
   return Object.assign(petstore, {
     // The standard fetch: a second argument is a RequestInit, never a server context.

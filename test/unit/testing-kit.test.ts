@@ -178,6 +178,17 @@ describe('reset()', () => {
   });
 });
 
+describe('the hooks of a test store', () => {
+  it('see every request, injected faults included', async () => {
+    const seen: number[] = [];
+    const store = createTestPetStore({ onResponse: ({ response }) => void seen.push(response.status) });
+    store.faults.failNext(1, { status: 502 });
+    await list(store);
+    await list(store);
+    expect(seen).toEqual([502, 200]);
+  });
+});
+
 describe('verification', () => {
   it('finds exchanges with matching(), and verify() passes on the exact count', async () => {
     const store = createTestPetStore();
