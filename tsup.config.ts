@@ -1,4 +1,4 @@
-/** Build: ESM + .d.ts for every public entry, a CommonJS door (.cjs + .d.cts) to all but the storage suites, the command, and the offline demo's browser bundles. */
+/** Build: ESM + .d.ts for every public entry, a CommonJS door (.cjs + .d.cts) to all but the storage suites, the command, the worker `init` writes, and the offline demo's browser bundles. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
@@ -11,6 +11,7 @@ const dualEntries = {
   'adapters/bun/index': 'adapters/bun/index.ts',
   'adapters/idb/index': 'adapters/idb/index.ts',
   'adapters/service-worker/index': 'adapters/service-worker/index.ts',
+  'adapters/browser/index': 'adapters/browser/index.ts',
   'adapters/testing/index': 'adapters/testing/index.ts',
   'adapters/redis/index': 'adapters/redis/index.ts',
   'adapters/sql/index': 'adapters/sql/index.ts',
@@ -34,18 +35,33 @@ const library: Options = {
   define,
 };
 
+/** Code for browsers: one file with every dependency in it, minified. */
+const browserBundle: Options = { platform: 'browser', target: 'es2022', noExternal: [/.*/], minify: true };
+
+/**
+ * What `petstore-service init` copies after a line of options: the service worker as one classic
+ * script (every browser with service workers runs those), published without a map.
+ */
+const workerTemplate: Options = {
+  ...browserBundle,
+  entry: { 'petstore-service-worker': 'adapters/service-worker/worker.ts' },
+  outDir: 'dist/worker',
+  format: ['iife'],
+  outExtension: () => ({ js: '.js' }),
+  sourcemap: false,
+  define,
+};
+
 /** The demo imports the package by name, as a user would; the bundle takes it from source. */
 const demoBundle: Options = {
+  ...browserBundle,
   outDir: 'dist/offline-demo',
-  platform: 'browser',
-  target: 'es2022',
-  noExternal: [/.*/],
-  minify: true,
   // Not published (package.json `files` leaves dist/offline-demo out): maps only help debug it in a local browser.
   sourcemap: true,
   esbuildOptions(options) {
     options.alias = {
       'petstore-service/service-worker': './adapters/service-worker/index.ts',
+      'petstore-service/browser': './adapters/browser/index.ts',
       'petstore-service/idb': './adapters/idb/index.ts',
       'petstore-service': './src/index.ts',
     };
@@ -78,10 +94,11 @@ async function writeCommonJsEntries(): Promise<void> {
 
 export default defineConfig(process.env.npm_lifecycle_event === 'prestart' ? [startOnly] : [
   { ...library, entry: { ...esmEntries, ...cli }, format: ['esm'], dts: { entry: esmEntries }, onSuccess: writeCommonJsEntries },
-  // The CommonJS types repeat the ESM ones without their TSDoc, which keeps the package under 300 kB;
+  // The CommonJS types repeat the ESM ones without their TSDoc, which keeps the package within its budget (test/package.test.ts);
   // editors show the docs from the ESM declarations, which every TypeScript project can resolve.
   { ...library, entry: dualEntries, format: ['cjs'], dts: { entry: dualEntries, only: true, compilerOptions: { removeComments: true } } },
   // A classic (non-module) worker script runs in every browser with service workers.
   { ...demoBundle, entry: { sw: 'examples/offline-demo/sw.ts' }, format: ['iife'], outExtension: () => ({ js: '.js' }), publicDir: 'examples/offline-demo/public' },
-  { ...demoBundle, entry: { idb: 'examples/offline-demo/idb.ts' }, format: ['esm'], outExtension: () => ({ js: '.js' }) },
+  { ...demoBundle, entry: { idb: 'examples/offline-demo/idb.ts', app: 'examples/offline-demo/app.ts' }, format: ['esm'], splitting: false, outExtension: () => ({ js: '.js' }) },
+  workerTemplate,
 ]);

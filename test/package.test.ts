@@ -1,6 +1,7 @@
 /** The built package as users get it: what `npm pack` puts in it, publint's verdict, and its ESM and CommonJS entries loading. */
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -20,11 +21,19 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
   }
 }
 
-/** The npm registry's tarball limit is not ours; this is the budget issue #16 set for what users download. */
-const MAX_UNPACKED_BYTES = 300_000; // 300 kB as npm reports it
+/**
+ * The npm registry's tarball limit is not ours; this is the budget issue #16 set for what users
+ * download (300 kB), raised by issue #18 for what `petstore-service init` copies: the service
+ * worker with its dependencies bundled, 112,994 B minified. No file the package shipped could
+ * become it without a bundler, which users would need installed: the library's chunks import
+ * valibot, lru-cache and @whatwg-node/server by name. With it, the admin API and the hooks (and
+ * the README, which is in the package, saying how to use them) the package measured 438,776 B;
+ * 450 kB leaves room for a paragraph, not for a second bundle.
+ */
+const MAX_UNPACKED_BYTES = 450_000; // as npm reports it
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, no source maps, no CommonJS command, and unpacks to at most 300 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 450 KB', { timeout: 60_000 }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];
@@ -33,8 +42,26 @@ describe('the packed package', () => {
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths.filter((path) => path.endsWith('cli.cjs'))).toEqual([]);
     expect(paths).toContain('dist/adapters/node/cli.js');
+    expect(paths).toContain('dist/worker/petstore-service-worker.js');
     expect(unpackedSize).toBe(files.reduce((sum, file) => sum + file.size, 0));
     expect(unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+  });
+
+  it('runs `petstore-service init` from the packed files, which hold the worker it copies', { timeout: 60_000 }, async () => {
+    // Unpacked inside node_modules, so the package's dependencies resolve from the repo's, as in an install.
+    const dir = mkdtempSync(join(resolve('node_modules'), '.petstore-packed-'));
+    try {
+      const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--silent', '--pack-destination', dir]);
+      expect(packed.code, packed.output).toBe(0);
+      const extracted = await outcome('tar', ['-xzf', join(dir, packed.stdout.trim().split('\n').at(-1)!), '-C', dir]);
+      expect(extracted.code, extracted.output).toBe(0);
+      const init = await outcome(process.execPath, [join(dir, 'package/dist/adapters/node/cli.js'), 'init', join(dir, 'public')]);
+      expect(init.code, init.output).toBe(0);
+      const template = readFileSync(join(dir, 'package/dist/worker/petstore-service-worker.js'), 'utf8');
+      expect(readFileSync(join(dir, 'public/petstore-service-worker.js'), 'utf8').endsWith(`\n${template}`)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('passes publint --strict with no error, warning or suggestion', { timeout: 60_000 }, async () => {

@@ -13,11 +13,13 @@ import { createHandle, toPetStore } from '../../src/pet-store.ts';
 import { accessLog, readLogFormat, type LogFormat } from './access-log.ts';
 import { openStores, readStoreSettings, StoreError, type StoreSettings, type Stores } from './cli-stores.ts';
 import { serve, type RunningPetStore } from './index.ts';
+import { runInit } from './init.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;
 
 const HELP = `Usage: petstore-service [options]
+       petstore-service init <dir>   (write the service worker for pages: init --help)
 
 Serves the Pet Store API over HTTP under /v1. Pets and rate-limit counters live in
 memory unless --data, --database-url or --redis says where to keep them.
@@ -259,6 +261,10 @@ function fail(exitCode: 1 | 2, message: string): never {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'init') {
+    process.exitCode = runInit(process.argv.slice(3));
+    return;
+  }
   let settings: Settings;
   try {
     settings = readSettings(process.argv.slice(2), process.env);

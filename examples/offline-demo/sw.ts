@@ -1,22 +1,18 @@
-/** The demo's service worker: the Pet Store under /v1, the page itself from a cache, all offline. */
+/** The demo's service worker: the Pet Store under /v1, and the page's own files from a cache, all offline. */
 import { servePetStoreInWorker } from 'petstore-service/service-worker';
 
 declare const self: {
-  skipWaiting(): Promise<void>;
-  clients: { claim(): Promise<void> };
-  addEventListener(type: 'install' | 'activate', listener: (event: { waitUntil(p: Promise<unknown>): void }) => void): void;
+  addEventListener(type: 'install', listener: (event: { waitUntil(p: Promise<unknown>): void }) => void): void;
   addEventListener(type: 'fetch', listener: (event: { request: Request; respondWith(r: Promise<Response>): void }) => void): void;
 };
 
 const CACHE = 'petstore-offline-demo-v1';
 const PAGE = ['./', './index.html', './app.js', './idb.js'];
 
-const demo = servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
+// Skips waiting and claims the page itself, and answers start()'s reset() from the page.
+servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
 
-self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PAGE)).then(() => self.skipWaiting()));
-});
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('install', (event) => event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PAGE))));
 
 // Requests the Pet Store did not take: the page's own files, network first so edits show up,
 // the cache when offline.
@@ -32,11 +28,3 @@ self.addEventListener('fetch', (event) => {
       .catch(async () => (await caches.match(event.request)) ?? Response.error()),
   );
 });
-
-// The page can ask the worker to start over (a "Reset" button).
-(self as unknown as { addEventListener(t: 'message', l: (e: { data: unknown }) => void): void }).addEventListener(
-  'message',
-  (event) => {
-    if (event.data === 'reset') void demo.reset();
-  },
-);

@@ -1,29 +1,49 @@
-/** Real headless Chromium (Debian's) through playwright-core, and a static server for the demo. */
-import { existsSync, readFileSync } from 'node:fs';
+/** Real headless Chromium (Debian's) through playwright-core, and a static server for the pages it loads. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-/** Launches headless Chromium, or fails with what to install. */
-export async function launchChromium(): Promise<Browser> {
+function chromiumPath(): string {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  return CHROMIUM;
+}
+
+/** Launches headless Chromium, or fails with what to install. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ARGS });
+}
+
+/**
+ * Chromium on a fresh `--user-data-dir` (no service worker, IndexedDB or cache from an earlier
+ * run), with extra flags; `close()` quits it and deletes the profile.
+ */
+export async function launchFreshProfile(args: string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), headless: true, args: [...ARGS, ...args] });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.map': 'application/json' };
 
-/** Serves `root` on 127.0.0.1 (a secure context, so service workers may register). */
-export async function serveStatic(root: string): Promise<{ origin: string; server: Server }> {
+/** Serves `root` on 127.0.0.1 (a secure context, so service workers may register); `requested` lists the paths asked for. */
+export async function serveStatic(root: string): Promise<{ origin: string; server: Server; requested: string[] }> {
+  const requested: string[] = [];
   const server = createServer((request, response) => {
+    requested.push(new URL(request.url!, 'http://x').pathname);
     const path = normalize(decodeURIComponent(new URL(request.url!, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
     if (!file.startsWith(root) || !existsSync(file)) {
@@ -34,5 +54,5 @@ export async function serveStatic(root: string): Promise<{ origin: string; serve
     response.end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requested };
 }

@@ -1,4 +1,4 @@
-/** The offline demo in real Chromium: the Pet Store in a service worker, pets in IndexedDB. */
+/** The offline demo in real Chromium: the Pet Store in a service worker, pets in IndexedDB; quota countdown, offline badge, paging, reset. */
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
@@ -45,6 +45,7 @@ const createInPage = (page: Page, prefix: string, count: number) =>
   );
 
 const petNames = (page: Page) => page.locator('#pets tr td:nth-child(2)').allTextContents();
+const petIds = (page: Page) => page.locator('#pets tr td:nth-child(1)').allTextContents();
 
 describe('offline demo in Chromium', () => {
   it('adds a pet through the page, shows quota headers and errors, and keeps pets across a reload', async () => {
@@ -53,7 +54,8 @@ describe('offline demo in Chromium', () => {
     await page.selectOption('#add select[name=status]', 'sold');
     await page.click('#add button');
     await expect.poll(() => petNames(page)).toContain('Rex');
-    expect(await page.textContent('#quota')).toMatch(/x-ratelimit-limit: 300 · x-ratelimit-remaining: \d+/);
+    // X-RateLimit-Reset (Unix seconds) as a countdown people read, not the raw number.
+    expect(await page.textContent('#quota')).toMatch(/^\d+ of 300 requests left this minute · resets in \d+ s$/);
 
     await page.fill('#add input[name=name]', '');
     await page.click('#add button');
@@ -95,6 +97,7 @@ describe('offline demo in Chromium', () => {
     await context.setOffline(true);
     await page.reload();
     await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true);
+    await expect.poll(() => page.textContent('#network')).toBe('Offline: the worker still answers /v1');
     await page.fill('#add input[name=name]', 'Offline Olly');
     await page.selectOption('#add select[name=status]', 'available');
     await page.click('#add button');
@@ -113,6 +116,49 @@ describe('offline demo in Chromium', () => {
     await page.screenshot({ path: 'test-results/offline-demo.png', fullPage: true });
     console.log(`screenshot: ${resolve('test-results/offline-demo.png')}`);
     await context.setOffline(false);
+    await expect.poll(() => page.textContent('#network')).toBe('Online');
+    await page.close();
+  }, 60_000);
+
+  it('pages through the list with Next and Previous, following the Link header', async () => {
+    const page = await openDemo();
+    await page.click('#reset');
+    await expect.poll(() => petNames(page)).toEqual([]);
+    expect(await createInPage(page, 'pet', 12)).toHaveLength(12);
+    await page.click('#list button');
+    await expect.poll(() => petIds(page)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(await page.textContent('#page')).toBe('Page 1');
+    expect(await page.isDisabled('#previous')).toBe(true);
+
+    await page.click('#next');
+    await expect.poll(() => petIds(page)).toEqual(['11', '12']);
+    expect([await page.textContent('#page'), await page.isDisabled('#next')]).toEqual(['Page 2', true]);
+    await page.click('#previous');
+    await expect.poll(() => petIds(page)).toHaveLength(10);
+    expect(await page.textContent('#page')).toBe('Page 1');
+    await page.close();
+  }, 60_000);
+
+  it('lifts a ban with the Reset button, which also deletes the pets and refills the quota', async () => {
+    const page = await openDemo();
+    // A burst like the one that banned the demo for 15 minutes: pro allows 300 a minute, then 10 refusals.
+    await page.evaluate(async () => {
+      const headers = { authorization: 'Bearer demo-key' };
+      for (let sent = 0; sent < 2_000; sent += 50) {
+        const answers = await Promise.all(Array.from({ length: 50 }, () => fetch('/v1/pets?limit=1', { headers })));
+        const bodies = await Promise.all(answers.map((answer) => answer.json()));
+        if (bodies.some((body) => body.code === 'key_banned')) return;
+      }
+    });
+    await page.click('#list button');
+    await expect.poll(() => page.textContent('#error')).toMatch(/^429 key_banned: /);
+    expect(await page.textContent('#quota')).toMatch(/ · blocked: try again in 1[45] min( \d+ s)?, or press Reset$/);
+
+    await page.click('#reset');
+    await expect.poll(() => page.textContent('#status')).toBe('Reset: no pets, a full quota, no ban.');
+    expect(await page.textContent('#error')).toBe('');
+    expect(await page.textContent('#quota')).toMatch(/^299 of 300 requests left this minute · resets in \d+ s$/);
+    expect(await petNames(page)).toEqual([]);
     await page.close();
   }, 60_000);
 });

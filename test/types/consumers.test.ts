@@ -85,7 +85,7 @@ describe.concurrent('consumers of the packed package type-check (strict, skipLib
     await once(spawn(devBinary('attw'), [tarball, '--format', 'json'], { stdio: ['ignore', fd, 'inherit'] }), 'exit');
     closeSync(fd);
     const { analysis } = JSON.parse(readFileSync(report, 'utf8')) as { analysis: { problems: unknown[]; entrypoints: Record<string, unknown> } };
-    expect(Object.keys(analysis.entrypoints)).toHaveLength(11);
+    expect(Object.keys(analysis.entrypoints)).toHaveLength(12);
     expect(analysis.problems).toEqual([{ kind: 'NoResolution', entrypoint: './storage-conformance', resolutionKind: 'node16-cjs' }]);
   });
 });
