@@ -33,4 +33,12 @@ describe('createAuthenticator', () => {
       error: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="petstore", error="invalid_token"' } },
     });
   });
+
+  it('names a key by the same caller in every authenticator built over the same keys, as a reset store rebuilds it', () => {
+    const keys = new Map([['key-2', 'free' as const]]);
+    const callerOf = (outcome: ReturnType<ReturnType<typeof createAuthenticator>>) => ('caller' in outcome ? outcome.caller : undefined);
+    const first = callerOf(createAuthenticator(keys)(withAuthorization('Bearer key-2')));
+    expect(first).toMatchObject({ plan: 'free' });
+    expect(callerOf(createAuthenticator(keys)(withAuthorization('Bearer key-2')))).toBe(first);
+  });
 });

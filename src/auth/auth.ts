@@ -32,12 +32,7 @@ const MAX_TOKEN_LENGTH = 4096;
  * cost more than the rest of a request put together.
  */
 export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
-  const callers = new Map<string, Caller>();
-  for (const [key, plan] of apiKeys) {
-    const keyId = keyDigest(key);
-    // Built once per key at startup, so a request allocates no subject of its own.
-    callers.set(keyId, { keyId, subject: `key:${keyId}`, plan });
-  }
+  const callers = callersOf(apiKeys);
 
   return function authenticate(request: Request): Authentication {
     const token = bearerToken(request.headers.get('authorization'));
@@ -50,6 +45,27 @@ export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
       error: unauthorized('The API key is not valid.', `${CHALLENGE}, error="invalid_token"`),
     };
   };
+}
+
+/**
+ * Callers by key digest, built once per resolved key map (never changed once made): a request
+ * allocates no subject of its own, and a handler rebuilt over the same map (a test store's
+ * `reset`) hashes none of the keys again.
+ */
+const callersByKeys = new WeakMap<ReadonlyMap<string, Plan>, ReadonlyMap<string, Caller>>();
+
+/** The callers of `apiKeys`, by digest, built on first use of that map. */
+function callersOf(apiKeys: ReadonlyMap<string, Plan>): ReadonlyMap<string, Caller> {
+  let callers = callersByKeys.get(apiKeys);
+  if (callers === undefined) {
+    const built = new Map<string, Caller>();
+    for (const [key, plan] of apiKeys) {
+      const keyId = keyDigest(key);
+      built.set(keyId, { keyId, subject: `key:${keyId}`, plan });
+    }
+    callersByKeys.set(apiKeys, (callers = built));
+  }
+  return callers;
 }
 
 /**

@@ -50,6 +50,35 @@ describe('memoryLimitStore', () => {
     expect(store.addressCount).toBe(5_000);
   });
 
+  it('forgets the least recently seen address when a new one comes past maxAddresses', async () => {
+    const store = memoryLimitStore({ maxAddresses: 2 });
+    const windows = quotaWindows(T0, free);
+    await store.take('address:a', windows, T0);
+    await store.take('address:b', windows, T0);
+    await store.take('address:a', windows, T0); // a is now the more recent
+    await store.take('address:c', windows, T0); // pushes out b
+    expect(store.addressCount).toBe(2);
+    expect(await store.take('address:a', windows, T0)).toEqual({ admitted: true, used: [3, 3] });
+    expect(await store.take('address:b', windows, T0)).toEqual({ admitted: true, used: [1, 1] });
+  });
+
+  it('keeps an address’s counts while its windows last, and counts it afresh once they have ended', async () => {
+    const store = memoryLimitStore();
+    await store.take('address:a', quotaWindows(T0, free), T0);
+    const late = T0 + 59_999;
+    expect(await store.take('address:a', quotaWindows(late, free), late)).toEqual({ admitted: true, used: [2, 2] });
+    expect(await store.reject('address:a', quotaWindows(late, free)[0]!, late)).toBe(1);
+    const tomorrow = T0 + 86_400_000;
+    expect(await store.take('address:a', quotaWindows(tomorrow, free), tomorrow)).toEqual({ admitted: true, used: [1, 1] });
+    expect(await store.reject('address:a', quotaWindows(tomorrow, free)[0]!, tomorrow)).toBe(1);
+  });
+
+  it('sets aside nothing per address up front: a bound of Number.MAX_SAFE_INTEGER is a valid store', async () => {
+    const store = memoryLimitStore({ maxAddresses: Number.MAX_SAFE_INTEGER });
+    expect(await store.take('address:a', quotaWindows(T0, free), T0)).toEqual({ admitted: true, used: [1, 1] });
+    expect(store.addressCount).toBe(1);
+  });
+
   it('forgets ended bans and ended key counters as later calls come, without timers', async () => {
     const store = memoryLimitStore();
     const windows = quotaWindows(T0, free);

@@ -23,9 +23,9 @@ const subjects = {
 const actions = /** @type {const} */ (['counters', 'ban']);
 
 /**
- * Bytes per subject with `N` of them held, and what the empty store took first (the lru-cache
- * sizes some of its arrays for `maxAddresses` up front). Typed arrays live outside the JS heap,
- * and lru-cache keeps its TTLs in them, so they count too.
+ * Bytes per subject with `N` of them held, and what the empty store took first (nothing much:
+ * the lru-cache grows its arrays with the addresses it holds). Typed arrays live outside the JS
+ * heap, so they are counted too, in case a version of lru-cache uses them again.
  * @param {(typeof actions)[number]} action
  * @param {(i: number) => string} subject
  */
