@@ -6,7 +6,7 @@
  */
 const FLOORS = [
   ['adapters', '^adapters/'],
-  ['wiring', '^src/(index|pet-store|handler|handle|hooks|options|listening)\\.ts$|^src/(control|testing|conformance)/'],
+  ['wiring', '^src/(index|pet-store|handler|handle|hooks|node-path|options|listening)\\.ts$|^src/(control|testing|conformance)/'],
   ['edge', '^src/edge/'],
   ['cors', '^src/cors/'],
   ['auth', '^src/auth/'],

@@ -4,15 +4,16 @@ import { createAuthenticator, type Caller } from './auth/auth.ts';
 import { corsHeaders, isPreflight } from './cors/cors.ts';
 import { adminHandle } from './control/admin.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
-import { withHooks } from './hooks.ts';
 import type { PetStoreContext } from './edge/context.ts';
 import { bodyReadByHost, responseClassFor } from './edge/host.ts';
 import { requestTarget } from './edge/target.ts';
-import type { Handle } from './handle.ts';
+import type { Answer, Handle } from './handle.ts';
 import type { PetStore } from './handler.ts';
+import { withHooks } from './hooks.ts';
 import { anonymousSubject } from './limits/address.ts';
 import { createRateLimiter } from './limits/limiter.ts';
 import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
+import { answerNode, isNodeExchange } from './node-path.ts';
 import { createRoutes } from './operations/routes.ts';
 import { resolveOptions, type PetStoreOptions, type ResolvedOptions } from './options.ts';
 import { ApiError } from './response/api-error.ts';
@@ -38,15 +39,28 @@ const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status:
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
-  const handle = config.admin ? adminHandle({ ...config, admin: config.admin }, { createHandle }) : createHandle(config);
-  return toPetStore(withHooks(handle, config), config.basePath);
+  if (config.admin) return toPetStore(withHooks(adminHandle({ ...config, admin: config.admin }, { createHandle }), config), config.basePath);
+  const answer = createAnswer(config);
+  const handle = withHooks(handleOf(answer), config);
+  // Without hooks nothing needs a Response: node:http gets the same replies written directly.
+  return toPetStore(handle, config.basePath, config.onRequest || config.onResponse ? undefined : answer);
 }
 
 /**
- * The request path for resolved options: what {@link createPetStore} wraps (in the admin API and
- * the hooks), and what the test kit and the CLI put faults in front of.
+ * The request path for resolved options, as Responses: what {@link createPetStore} wraps (in the
+ * admin API and the hooks), and what the test kit and the CLI put faults in front of.
  */
 export function createHandle(config: ResolvedOptions): Handle {
+  return handleOf(createAnswer(config));
+}
+
+/** `answer` with its replies rendered as Responses of the host's class. */
+function handleOf(answer: Answer): Handle {
+  return async (request, context) => render(await answer(request, context), { head: request.method === 'HEAD', ResponseClass: responseClassFor(context) });
+}
+
+/** The request path for resolved options, as replies: every rule of the API, for both ways out (a Response, or node:http written directly). */
+export function createAnswer(config: ResolvedOptions): Answer {
   const callerAddress = createCallerAddress(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
@@ -93,8 +107,7 @@ export function createHandle(config: ResolvedOptions): Handle {
 
   return async (request, context) => {
     const reply = await answer(request, context).catch((error: unknown) => errorReply(error, config.onError));
-    const headed = withHeaders(reply, corsHeaders(request, config.cors));
-    return render(headed, { head: request.method === 'HEAD', ResponseClass: responseClassFor(context) });
+    return withHeaders(reply, corsHeaders(request, config.cors));
   };
 }
 
@@ -125,8 +138,10 @@ function isRequest(input: unknown): input is Request {
  * `handleRequest`: its `fetch` reads `request.signal` to race the answer against it, which makes
  * Deno warn on every request (legacy abort semantics), and there is nothing in the handler to
  * cancel. A URL and init become the runtime's own Request, leaving the caller's init untouched.
+ * With `direct` (a plain store: no admin API, no hooks), node:http requests skip the bridge: the
+ * same replies are written with writeHead and end (see node-path.ts).
  */
-export function toPetStore(handle: Handle, basePath: string): PetStore {
+export function toPetStore(handle: Handle, basePath: string, direct?: Answer): PetStore {
   const adapter = createServerAdapter<PetStoreContext>(async (request, context) => {
     const response = await handle(request, context);
     if (response.type !== 'error') return response;
@@ -145,8 +160,12 @@ export function toPetStore(handle: Handle, basePath: string): PetStore {
   };
   const fetch = (input: Request | string | URL, ...rest: unknown[]) =>
     isRequest(input) ? answer(input, rest) : answer(new Request(input, rest[0] as RequestInit | undefined), rest.slice(1));
-  const handler = (input: unknown, ...rest: unknown[]) =>
-    isRequest(input) ? answer(input, rest) : (adapter as (...args: unknown[]) => unknown)(input, ...rest);
+  const handler = (input: unknown, ...rest: unknown[]) => {
+    if (isRequest(input)) return answer(input, rest);
+    // node:http with a plain store: the same replies written directly, without the fetch bridge.
+    if (direct && isNodeExchange(input, rest[0])) return answerNode(direct, input, rest[0] as never, merged([{ req: input, res: rest[0] }, ...rest.slice(1)]));
+    return (adapter as (...args: unknown[]) => unknown)(input, ...rest);
+  };
   return Object.assign(handler, { fetch, basePath, dispose: () => adapter.dispose() }) as unknown as PetStore;
 }
 

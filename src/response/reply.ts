@@ -41,14 +41,43 @@ export function withHeaders(reply: Reply, headers: Readonly<Record<string, strin
   return { ...reply, headers: merged };
 }
 
-/** The Response for `reply`: its JSON body (none for HEAD, with the length GET would send) and its headers. */
-export function render(reply: Reply, { head = false, ResponseClass = Response }: RenderOptions = {}): Response {
+/** A reply as it goes on the wire: its status, its headers (with the JSON type) and its body text, `null` for none. */
+export interface WireReply {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string | null;
+}
+
+/** What `reply` sends: its JSON body (none for HEAD, with the length GET would send) and its headers. */
+export function wireReply(reply: Reply, head = false): WireReply {
   const headers: Record<string, string> = { ...reply.headers };
-  if (reply.body === undefined && reply.json === undefined) return new ResponseClass(null, { status: reply.status, headers });
+  if (reply.body === undefined && reply.json === undefined) return { status: reply.status, headers, body: null };
   headers['Content-Type'] = 'application/json';
   const json = reply.json ?? JSON.stringify(reply.body);
-  if (!head) return new ResponseClass(json, { status: reply.status, headers });
+  if (!head) return { status: reply.status, headers, body: json };
   // HEAD tells the length GET would send (RFC 9110 §9.3.2); Deno and Bun would say 0 for no body.
-  headers['Content-Length'] = String(new TextEncoder().encode(json).byteLength);
-  return new ResponseClass(null, { status: reply.status, headers });
+  headers['Content-Length'] = String(utf8Length(json));
+  return { status: reply.status, headers, body: null };
+}
+
+/** The length of `text` in UTF-8 bytes, counted without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    // A surrogate pair is 2 UTF-16 units and 4 bytes: 1 + 1 extra each. A lone surrogate becomes U+FFFD, 3 bytes.
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** The Response for `reply`, as {@link wireReply} makes it. */
+export function render(reply: Reply, { head = false, ResponseClass = Response }: RenderOptions = {}): Response {
+  const { status, headers, body } = wireReply(reply, head);
+  return new ResponseClass(body, { status, headers });
 }
