@@ -91,7 +91,9 @@ export function createAnswer(config: ResolvedOptions): Answer {
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
     // A limit store that fails is answered like any failure, still with the route's headers.
     const quota = await rateLimit(request, context, caller).catch((error: unknown) => ({ headers: {}, refusal: error }));
-    const headers = { ...match?.route.headers?.(base), ...quota.headers };
+    // Most routes add no headers of their own: then the quota's are used as they are.
+    const routeHeaders = match?.route.headers?.(base);
+    const headers = routeHeaders ? { ...routeHeaders, ...quota.headers } : quota.headers;
     const operate = async (): Promise<Reply> => {
       if (quota.refusal !== undefined) throw quota.refusal;
       if (authentication && 'error' in authentication) throw authentication.error;

@@ -36,9 +36,17 @@ export function errorReply(error: unknown, onUnexpected: (error: unknown) => voi
  * `reply`, except `Link`, whose values are joined: a next page and a successor must both survive.
  */
 export function withHeaders(reply: Reply, headers: Readonly<Record<string, string>>): Reply {
+  // Most requests add none (CORS off, a route without headers): no copy for nothing.
+  if (isEmpty(headers)) return reply;
   const merged: Record<string, string> = { ...reply.headers, ...headers };
   if (reply.headers?.Link && headers.Link) merged.Link = `${reply.headers.Link}, ${headers.Link}`;
   return { ...reply, headers: merged };
+}
+
+/** True for `{}`, checked without building a list of keys. */
+function isEmpty(record: Readonly<Record<string, string>>): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 /** A reply as it goes on the wire: its status, its headers (with the JSON type) and its body text, `null` for none. */
