@@ -93,7 +93,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     const quota = await rateLimit(request, context, caller).catch((error: unknown) => ({ headers: {}, refusal: error }));
     // Most routes add no headers of their own: then the quota's are used as they are.
     const routeHeaders = match?.route.headers?.(base);
-    const headers = routeHeaders ? { ...routeHeaders, ...quota.headers } : quota.headers;
+    const headers = routeHeaders ? Object.assign({}, routeHeaders, quota.headers) : quota.headers;
     const operate = async (): Promise<Reply> => {
       if (quota.refusal !== undefined) throw quota.refusal;
       if (authentication && 'error' in authentication) throw authentication.error;

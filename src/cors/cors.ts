@@ -41,5 +41,5 @@ export function corsHeaders(request: Request, cors: '*' | readonly string[] | un
     credentials: false,
     maxAge: 600,
   });
-  return { ...headers, ...vary };
+  return Object.assign({}, headers, vary);
 }

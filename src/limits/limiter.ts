@@ -50,10 +50,11 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
   /** A ban is reported on the minute window, where it was earned: nothing remains until it ends. */
   function banned(quota: Quota, windows: QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
     const states = windowStates(windows, used);
-    states[0] = { ...states[0]!, remaining: 0, reset: Math.max(states[0]!.reset, until) };
+    const minute = states[0]!;
+    states[0] = { name: minute.name, limit: minute.limit, remaining: 0, reset: Math.max(minute.reset, until) };
     const retryAfter = secondsUntil(until, now);
     return {
-      headers: { ...quotaHeaders(states, now, policyOf(quota, windows)), 'Retry-After': retryAfter },
+      headers: Object.assign(quotaHeaders(states, now, policyOf(quota, windows)), { 'Retry-After': retryAfter }),
       refusal: new ApiError({ status: 429, code: 'key_banned', message: `Too many requests after being limited; banned for ${retryAfter} more seconds.` }),
     };
   }
@@ -76,7 +77,7 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
     const resetsAt = Math.max(...windows.filter((w, i) => used[i]! >= w.limit).map((w) => w.end));
     const retryAfter = secondsUntil(resetsAt, now);
     return {
-      headers: { ...headers, 'Retry-After': retryAfter },
+      headers: Object.assign({}, headers, { 'Retry-After': retryAfter }),
       refusal: new ApiError({ status: 429, code: 'rate_limited', message: `Rate limit exceeded; retry in ${retryAfter} seconds.` }),
     };
   };
@@ -134,6 +135,7 @@ export function refusalHeaders(quota: Quota, now: number, retryAfterSeconds: num
   const windows = quotaWindows(now, quota);
   const policy = policyText(windows);
   const states = windowStates(windows, [windows[0]!.limit, 0]);
-  states[0] = { ...states[0]!, reset: now + retryAfterSeconds * 1000 };
-  return { ...quotaHeaders(states, now, policy), 'Retry-After': String(retryAfterSeconds) };
+  const minute = states[0]!;
+  states[0] = { name: minute.name, limit: minute.limit, remaining: minute.remaining, reset: now + retryAfterSeconds * 1000 };
+  return Object.assign(quotaHeaders(states, now, policy), { 'Retry-After': String(retryAfterSeconds) });
 }

@@ -14,7 +14,7 @@ export async function createPet({ request, body: hostBody, base, settings, keyId
   const body = await readJsonObject(request, settings.maxBodyBytes, hostBody);
   const parsed = parseInput(NewPetSchema, body, 'body');
   const status = parsed.status ?? settings.defaultStatus;
-  const newPet: NewPet = status === undefined ? parsed : { ...parsed, status };
+  const newPet: NewPet = status === undefined ? parsed : Object.assign({}, parsed, { status });
   const key = headers['Idempotency-Key'];
   if (key === undefined) {
     const pet = await settings.storage.create(newPet);

@@ -38,9 +38,9 @@ export function errorReply(error: unknown, onUnexpected: (error: unknown) => voi
 export function withHeaders(reply: Reply, headers: Readonly<Record<string, string>>): Reply {
   // Most requests add none (CORS off, a route without headers): no copy for nothing.
   if (isEmpty(headers)) return reply;
-  const merged: Record<string, string> = { ...reply.headers, ...headers };
+  const merged: Record<string, string> = Object.assign({}, reply.headers, headers);
   if (reply.headers?.Link && headers.Link) merged.Link = `${reply.headers.Link}, ${headers.Link}`;
-  return { ...reply, headers: merged };
+  return { status: reply.status, body: reply.body, json: reply.json, headers: merged };
 }
 
 /** True for `{}`, checked without building a list of keys. */
@@ -58,7 +58,7 @@ export interface WireReply {
 
 /** What `reply` sends: its JSON body (none for HEAD, with the length GET would send) and its headers. */
 export function wireReply(reply: Reply, head = false): WireReply {
-  const headers: Record<string, string> = { ...reply.headers };
+  const headers: Record<string, string> = Object.assign({}, reply.headers);
   if (reply.body === undefined && reply.json === undefined) return { status: reply.status, headers, body: null };
   headers['Content-Type'] = 'application/json';
   const json = reply.json ?? JSON.stringify(reply.body);
