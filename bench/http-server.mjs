@@ -1,26 +1,39 @@
 // One server for the HTTP benchmarks, in its own process: `node bench/http-server.mjs <kind> <key>`.
-// Kinds: petstore (our Node adapter), whatwg (a bare @whatwg-node/server adapter returning the
-// same JSON), raw (node:http after a string compare of the key). Prints "ready <port>".
+// Kinds: petstore (our Node adapter); fastify and hono (bench/peers: the same work on Fastify 5
+// and Hono 4, over the same stores); whatwg (a bare @whatwg-node/server adapter returning a
+// constant 20-pet JSON) and raw (node:http after a string compare of the key). Prints "ready <port>".
 import { createServer } from 'node:http';
 import { createServerAdapter, Response } from '@whatwg-node/server';
-import { memoryPetStorage } from 'petstore-service';
+import { memoryLimitStore, memoryPetStorage } from 'petstore-service';
 import { serve } from 'petstore-service/node';
 
 const [kind, KEY] = process.argv.slice(2);
-const PETS = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `pet ${i + 1}`, categoryId: i % 5, status: 'available' }));
+// The first page the other servers answer with (the seeded pets 1 to 20), byte for byte.
+const PETS = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `pet ${i + 1}`, categoryId: (i + 1) % 5, status: 'available' }));
 const BODY = JSON.stringify(PETS);
+/** Pets seeded in every store: more than a page, so the first page carries `Link: rel="next"`. */
+const SEEDED = 100;
+
+/** What the petstore, fastify and hono servers are given alike: the stores, seeded, and the key's quota. */
+async function sameWork() {
+  const storage = memoryPetStorage();
+  for (let i = 1; i <= SEEDED; i++) await storage.create({ name: `pet ${i}`, categoryId: i % 5, status: 'available' });
+  return { storage, limitStore: memoryLimitStore(), apiKeys: { [KEY]: { perMinute: 1_000_000_000, perDay: 1_000_000_000 } } };
+}
 
 let port;
 if (kind === 'petstore') {
-  const storage = memoryPetStorage();
-  for (const { id, ...pet } of PETS) await storage.create(pet);
   const server = await serve({
     port: 0,
-    storage,
-    apiKeys: { [KEY]: { perMinute: 1_000_000_000, perDay: 1_000_000_000 } },
+    ...(await sameWork()),
+    // Callers without a key are told apart by X-Real-IP, as behind a proxy: the 401 scenario comes from many addresses.
+    clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined,
     onError: () => {},
   });
   port = new URL(server.url).port;
+} else if (kind === 'fastify' || kind === 'hono') {
+  const peer = await import(`./peers/${kind}.mjs`);
+  port = await peer.listen(await sameWork());
 } else if (kind === 'whatwg') {
   const adapter = createServerAdapter(() => new Response(BODY, { headers: { 'content-type': 'application/json' } }));
   port = await listen(createServer(adapter));

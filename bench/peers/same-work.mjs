@@ -1,0 +1,165 @@
+// The four scenarios ours and the peers are measured on, and the check that they answer them alike before any is measured.
+import { isDeepStrictEqual } from 'node:util';
+
+/** The address that floods and is banned before measuring: the 429 scenario is its requests. */
+const BANNED = '192.0.2.66';
+const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'sold' });
+
+/** `X-Real-IP` of request `i` of the 401 scenario: 50,000 addresses in turn, each far below the Free plan's 60 a minute. */
+const address = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+/**
+ * The scenarios, in the order they run and are shown: how autocannon sends each (`load(url, key)`),
+ * the status every answer must have, and what may differ between servers in the sample
+ * (`normalize`, on the body's text).
+ */
+export const SCENARIOS = {
+  list: {
+    short: 'GET',
+    title: 'GET /v1/pets (20-pet page)',
+    status: 200,
+    load: (url, key) => ({ url: `${url}/v1/pets`, headers: { authorization: `Bearer ${key}` } }),
+  },
+  create: {
+    short: 'POST',
+    title: 'POST /v1/pets (valid pet)',
+    status: 201,
+    load: (url, key) => ({ url: `${url}/v1/pets`, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: NEW_PET }),
+    // Ids depend on how many pets each server stored before.
+    normalize: (text) => text.replace(/"id":\d+/, '"id":#'),
+  },
+  wrongKey: {
+    short: '401',
+    title: 'GET with a wrong key (401)',
+    status: 401,
+    load: (url) => {
+      let i = 0;
+      const setupRequest = (request) => {
+        request.headers['x-real-ip'] = address((i = (i + 1) % 50_000));
+        return request;
+      };
+      return { url: `${url}/v1/pets`, headers: { authorization: 'Bearer not-a-configured-key' }, requests: [{ setupRequest }] };
+    },
+  },
+  banned: {
+    short: '429',
+    title: 'GET from a banned address, no key (429)',
+    status: 429,
+    load: (url) => ({ url: `${url}/v1/pets`, headers: { 'x-real-ip': BANNED } }),
+    // The ban's seconds left depend on when each server banned.
+    normalize: (text) => text.replace(/banned for \d+ more/, 'banned for # more'),
+  },
+};
+
+/** What a sample may differ in: dates, resets and seconds left, which depend on when it was sent, and a charset. */
+const TIMED = {
+  // Fastify appends the charset to every JSON type, whatever the route sets; JSON is UTF-8 anyway (RFC 8259).
+  'content-type': (value) => value.replace(/; charset=utf-8$/, ''),
+  date: () => '#',
+  'x-ratelimit-reset': () => '#',
+  'retry-after': () => '#',
+  ratelimit: (value) => value.replace(/t=\d+/g, 't=#'),
+};
+
+/**
+ * Requests beside the scenarios, each server answering them alike in status, header names, error
+ * code and (for a page) body and Link: the checks are the same, though validators word messages
+ * their own way. `[path, init]`; `KEYED` stands for the key's Authorization header.
+ */
+const KEYED = Symbol('keyed');
+const json = (body, more = {}) => ({ method: 'POST', headers: { [KEYED]: true, 'content-type': 'application/json', ...more }, body });
+/** A POST whose body is sent chunked, without Content-Length: each server must count it as it arrives. */
+const chunked = (text) => ({ ...json(() => new Blob([text]).stream()), duplex: 'half' });
+const PROBES = [
+  ['/v1/pets?limit=5', { headers: { [KEYED]: true } }],
+  ['/v1/pets?limit=5&status=available&cursor=cDE6NQ', { headers: { [KEYED]: true } }],
+  ['/v1/pets?status=sold', { headers: { [KEYED]: true } }],
+  ['/v1/pets?limit=0', { headers: { [KEYED]: true } }],
+  ['/v1/pets?limit=1&limit=2', { headers: { [KEYED]: true } }],
+  ['/v1/pets?status=lost', { headers: { [KEYED]: true } }],
+  ['/v1/pets?cursor=zzz', { headers: { [KEYED]: true } }],
+  ['/v1/pets', { headers: { 'x-real-ip': '203.0.113.9' } }],
+  ['/v1/nowhere', { headers: { [KEYED]: true } }],
+  ['/v1/pets', json('{"name":"","categoryId":"1","status":"lost"}')],
+  ['/v1/pets', json('{"name":"a","categoryId":1.5}')],
+  ['/v1/pets', json('{"name":"\\ud800","categoryId":1}')],
+  ['/v1/pets', json('[1]')],
+  ['/v1/pets', json('{bad')],
+  ['/v1/pets', json('{"__proto__":{"x":1},"name":"a","categoryId":1}')],
+  ['/v1/pets', json('{"name":"a","categoryId":1}', { 'content-type': 'text/plain' })],
+  ['/v1/pets', json(JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 }))],
+  ['/v1/pets', chunked(JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 }))],
+  ['/v1/pets', chunked('{"name":"chunked","categoryId":1}')],
+  ['/v1/pets', json('{"name":"a","categoryId":1,"extra":2}', { 'idempotency-key': 'probe' })],
+  ['/v1/pets', json('{"name":"a","categoryId":1}', { 'idempotency-key': 'probe' })],
+  ['/v1/pets', json('{"name":"b","categoryId":1}', { 'idempotency-key': 'probe' })],
+];
+
+/** A probe's answer as compared: status, header names (but the connection's), error code, and a page's body and Link. */
+async function probe(url, key, [path, { headers, body, ...init }]) {
+  const { [KEYED]: keyed, ...sent } = headers;
+  const response = await fetch(`${url}${path}`, {
+    ...init,
+    body: typeof body === 'function' ? body() : body,
+    headers: keyed ? { ...sent, authorization: `Bearer ${key}` } : sent,
+  });
+  const text = await response.text();
+  // Whether a connection stays open after a refused body is the server's choice (Fastify closes it on bad JSON), not the API's.
+  const names = [...response.headers.keys()].filter((name) => name !== 'connection' && name !== 'keep-alive').sort().join(',');
+  if (response.status === 200) return { status: 200, names, body: text, link: response.headers.get('link') };
+  return { status: response.status, names, code: text === '' ? undefined : JSON.parse(text).code };
+}
+
+/** Floods `url` from the banned address until it answers `key_banned`: 60 admitted, 11 refused, then a ban. */
+async function ban(url) {
+  for (let i = 0; i < 500; i++) {
+    const response = await fetch(`${url}/v1/pets`, { headers: { 'x-real-ip': BANNED } });
+    const body = await response.json();
+    if (body.code === 'key_banned') return;
+  }
+  throw new Error(`${url} did not ban ${BANNED} after 500 requests`);
+}
+
+/** One answer as compared: status, every header (time-dependent values masked), the body's text (normalized). */
+async function sample(url, key, scenario, extra = {}) {
+  const { url: target, headers, method, body } = scenario.load(url, key);
+  const response = await fetch(target, { method, body, headers: { ...headers, ...extra } });
+  const text = await response.text();
+  const normalize = scenario.normalize ?? ((value) => value);
+  const answer = { status: response.status, headers: {}, body: normalize(text) };
+  for (const [name, value] of response.headers) answer.headers[name] = TIMED[name]?.(value) ?? value;
+  // The length and the new pet's Location follow the body, compared as normalized text.
+  if (scenario.normalize) answer.headers['content-length'] = '#';
+  if (answer.headers.location) answer.headers.location = answer.headers.location.replace(/\d+$/, '#');
+  return answer;
+}
+
+/**
+ * Bans the flooding address on every server, then sends each one the same sample request per
+ * scenario, in the same order, and throws unless every server's answer equals ours: same status,
+ * same header names and values (times masked), same body (POST's id and the ban's seconds masked);
+ * then the probes. Resolves to how many answers were compared per server.
+ */
+export async function assertSameWork(urls, key) {
+  const [ours, ...peers] = Object.keys(urls);
+  const answers = {};
+  for (const [name, url] of Object.entries(urls)) {
+    await ban(url);
+    answers[name] = {};
+    for (const [scenario, spec] of Object.entries(SCENARIOS)) {
+      answers[name][scenario] = await sample(url, key, spec, scenario === 'wrongKey' ? { 'x-real-ip': '198.51.100.7' } : {});
+    }
+    for (const [i, request] of PROBES.entries()) answers[name][`probe ${i + 1}`] = await probe(url, key, request);
+  }
+  const differences = [];
+  for (const peer of peers) {
+    for (const scenario of Object.keys(answers[ours])) {
+      const [a, b] = [answers[ours][scenario], answers[peer][scenario]];
+      if (SCENARIOS[scenario] && a.status !== SCENARIOS[scenario].status) differences.push(`${scenario}: ${ours} answered ${a.status}, not ${SCENARIOS[scenario].status}`);
+      if (isDeepStrictEqual(a, b)) continue;
+      differences.push(`${scenario}: ${peer} differs from ${ours}:\n    ${ours}: ${JSON.stringify(a)}\n    ${peer}: ${JSON.stringify(b)}`);
+    }
+  }
+  if (differences.length > 0) throw new Error(`The servers do not do the same work; nothing was measured.\n  ${differences.join('\n  ')}`);
+  return { scenarios: Object.keys(SCENARIOS).length, probes: PROBES.length };
+}
