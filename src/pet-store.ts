@@ -41,9 +41,10 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const config = resolveOptions(options);
   if (config.admin) return toPetStore(withHooks(adminHandle({ ...config, admin: config.admin }, { createHandle }), config), config.basePath);
   const answer = createAnswer(config);
-  const handle = withHooks(handleOf(answer), config);
-  // Without hooks nothing needs a Response: node:http gets the same replies written directly.
-  return toPetStore(handle, config.basePath, config.onRequest || config.onResponse ? undefined : answer);
+  const plain = handleOf(answer);
+  const handle = withHooks(plain, config);
+  // Without hooks (withHooks left it as it was) nothing needs a Response: node:http gets the same replies written directly.
+  return toPetStore(handle, config.basePath, handle === plain ? answer : undefined);
 }
 
 /**

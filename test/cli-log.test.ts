@@ -1,45 +1,35 @@
 /** The petstore-service command's access log (built, as `npm start` runs it): a line per request, --log json, --quiet, and never a key. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.ts';
 
-const CLI = 'dist/adapters/node/cli.js';
 const KEY = 'log-Key.4~2_abc';
 const authed = { authorization: `Bearer ${KEY}` };
-const children: ChildProcess[] = [];
-afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
 
 /** The command with `args`, its stdout split into the lines it prints on start and the access log after them. */
 function start(args: string[]) {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { env: { ...process.env, PETSTORE_API_KEYS: '', DATABASE_URL: '', REDIS_URL: '' } });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  const { child, exited, stdout, stderr } = runCli(['--port', '0', ...args], { PETSTORE_API_KEYS: '' });
   /** Where the start lines end: after the key line (`Using … API key(s)`, or `Try: curl …` for a generated key). */
-  const startLength = () => /\n(Using \d+ API key\(s\) from [^\n]+|Try: [^\n]+)\n/.exec(stdout);
+  const startLength = () => /\n(Using \d+ API key\(s\) from [^\n]+|Try: [^\n]+)\n/.exec(stdout());
   const listening = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const url = /listening on (\S+)\n/.exec(stdout)?.[1];
+    child.stdout!.on('data', () => {
+      const url = /listening on (\S+)\n/.exec(stdout())?.[1];
       if (url && startLength()) resolve(url);
     });
-    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr()}`)));
   });
   listening.catch(() => {}); // tests that expect an exit never await it
   const logLines = () => {
     const end = startLength();
-    return end ? stdout.slice(end.index + end[0].length).split('\n').filter((line) => line !== '') : [];
+    return end ? stdout().slice(end.index + end[0].length).split('\n').filter((line) => line !== '') : [];
   };
   /** The access log once it has `count` lines: each is written as its answer leaves, and arrives here a little later. */
   const waitForLines = (count: number) =>
     new Promise<string[]>((resolve) => {
-      const check = () => logLines().length >= count && (child.stdout.off('data', check), resolve(logLines()));
-      child.stdout.on('data', check);
+      const check = () => logLines().length >= count && (child.stdout!.off('data', check), resolve(logLines()));
+      child.stdout!.on('data', check);
       check();
     });
-  return { child, listening, exited, waitForLines, all: () => stdout };
+  return { child, listening, exited, waitForLines, all: stdout };
 }
 
 describe('the access log of petstore-service', () => {

@@ -1,30 +1,19 @@
 /** The petstore-service command (built), as `npm start` runs it: env, flags, output, exit codes. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.ts';
 
-const CLI = 'dist/adapters/node/cli.js';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-const children: ChildProcess[] = [];
-afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
 
 function start(args: string[], env: Record<string, string> = {}) {
-  // The machine's DATABASE_URL and REDIS_URL must not choose the store here (empty is unset).
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, PORT: '0', DATABASE_URL: '', REDIS_URL: '', ...env } });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  const { child, exited, stdout, stderr } = runCli(args, { PORT: '0', ...env });
   const listening = new Promise<{ url: string; stdout: string }>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const url = /listening on (\S+)\n/.exec(stdout)?.[1];
-      if (url && stdout.split('\n').length > 2) resolve({ url, stdout });
+    child.stdout!.on('data', () => {
+      const url = /listening on (\S+)\n/.exec(stdout())?.[1];
+      if (url && stdout().split('\n').length > 2) resolve({ url, stdout: stdout() });
     });
-    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    void exited.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr()}`)));
   });
   listening.catch(() => {}); // tests that expect an exit never await it
 

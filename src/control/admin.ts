@@ -3,13 +3,14 @@ import { bearerToken } from '../auth/auth.ts';
 import type { PetStoreContext } from '../edge/context.ts';
 import { bodyReadByHost, responseClassFor } from '../edge/host.ts';
 import { requestTarget } from '../edge/target.ts';
-import { readJson } from '../operations/body.ts';
 import type { Handle } from '../handle.ts';
+import { readJson } from '../operations/body.ts';
+import type { ResolvedOptions } from '../options.ts';
 import { ApiError } from '../response/api-error.ts';
 import { errorReply, render, type Reply } from '../response/reply.ts';
 import { allowedMethods, handlerFor, matchRoute } from '../route/route.ts';
+import { InvalidSeedError } from '../storage/bulk.ts';
 import { adminOpenApiDocument } from './admin-openapi.ts';
-import type { ResolvedOptions } from '../options.ts';
 import { takeoverClock } from './clock.ts';
 import { createControls, type Controls } from './controls.ts';
 import { checkFaultRule, type FaultRule } from './faults.ts';
@@ -68,11 +69,8 @@ function adminRoutes(controls: Controls) {
           try {
             return json(201, await controls.seed(pets));
           } catch (error) {
-            if (!(error instanceof TypeError)) throw error;
-            const index = /pet (\d+)/.exec(error.message)?.[1] ?? '';
-            // valibot's summary is lines like "× must not be empty" and "  → at name": one line here.
-            const why = error.message.replace(/^seed: pet \d+ is invalid: /, '').replace(/×\s*/g, '').replace(/\s*\n\s*/g, ' ');
-            throw invalid(`Pet ${index} (0-based) is invalid: ${why}. Nothing was stored.`, index);
+            if (!(error instanceof InvalidSeedError)) throw error;
+            throw invalid(`Pet ${error.index} (0-based) is invalid: ${error.reason}. Nothing was stored.`, String(error.index));
           }
         },
       },
@@ -117,18 +115,15 @@ function adminRoutes(controls: Controls) {
   return routes;
 }
 
-/** What the admin API needs besides the controls. */
-export interface AdminSettings {
-  readonly token: string;
-  readonly maxBodyBytes: number;
-  readonly onError: (error: unknown) => void;
-}
+/** Resolved options with the admin API on. */
+export type AdminOptions = ResolvedOptions & { readonly admin: { readonly token: string } };
 
 /**
- * `handle` with the admin API in front of it: requests under `/__admin` (below the mount path)
- * are answered here, never reaching the request path, its faults, limits or journal.
+ * `controls.handle` with the admin API in front of it: requests under `/__admin` (below the mount
+ * path) are answered here, never reaching the request path, its faults, limits or journal.
  */
-export function withAdmin(handle: Handle, controls: Controls, { token, maxBodyBytes, onError }: AdminSettings): Handle {
+export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, onError }: AdminOptions): Handle {
+  const { handle } = controls;
   const routes = adminRoutes(controls);
 
   async function answer(request: Request, context: PetStoreContext, path: string): Promise<Reply> {
@@ -176,7 +171,7 @@ export interface AdminHandleSettings {
  * The request path of a store with the admin API on: controls over memory stores, on a clock
  * that follows `config.now` until the admin API moves it, and the admin routes in front.
  */
-export function adminHandle(config: ResolvedOptions & { readonly admin: { readonly token: string } }, { createHandle, standingFaults }: AdminHandleSettings): Handle {
+export function adminHandle(config: AdminOptions, { createHandle, standingFaults }: AdminHandleSettings): Handle {
   const controls = createControls({ config, clock: takeoverClock(config.now), createHandle, standingFaults });
-  return withAdmin(controls.handle, controls, { token: config.admin.token, maxBodyBytes: config.maxBodyBytes, onError: config.onError });
+  return withAdmin(controls, config);
 }

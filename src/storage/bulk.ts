@@ -3,15 +3,29 @@ import * as v from 'valibot';
 import { NewPetSchema, type Pet, type PetStatus } from './pet.ts';
 import type { PetStorage } from './pet-storage.ts';
 
+/** A pet given to {@link seedPets} that a `POST /pets` would refuse: which one, and why, in one line. */
+export class InvalidSeedError extends TypeError {
+  constructor(
+    /** Its 0-based position in the list. */
+    readonly index: number,
+    /** What is wrong with it, e.g. `must not be empty → at name`. */
+    readonly reason: string,
+  ) {
+    super(`seed: pet ${index} is invalid: ${reason}`);
+    this.name = 'TypeError';
+  }
+}
+
 /**
  * Stores `pets`, each validated like a `POST /pets` body (with `defaultStatus` for pets naming
- * none), in order; resolves to them with their ids. Throws a `TypeError` naming the first invalid
- * pet before storing anything.
+ * none), in order; resolves to them with their ids. Throws an {@link InvalidSeedError} (a
+ * `TypeError`) naming the first invalid pet before storing anything.
  */
 export async function seedPets(storage: PetStorage, pets: readonly unknown[], defaultStatus?: PetStatus): Promise<Pet[]> {
   const valid = pets.map((pet, index) => {
     const result = v.safeParse(NewPetSchema, pet);
-    if (!result.success) throw new TypeError(`seed: pet ${index} is invalid: ${v.summarize(result.issues)}`);
+    // valibot's summary is lines like "× must not be empty" and "  → at name": one line here.
+    if (!result.success) throw new InvalidSeedError(index, v.summarize(result.issues).replace(/×\s*/g, '').replace(/\s*\n\s*/g, ' '));
     const status = result.output.status ?? defaultStatus;
     return status === undefined ? result.output : { ...result.output, status };
   });

@@ -83,7 +83,7 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   // Checked once, so a bad option throws here; reset() swaps only the state.
   const config = resolveOptions({ ...storeOptions, apiKeys, now: clock.now });
   const controls = createControls({ config, clock, createHandle });
-  const handle = config.admin ? withAdmin(controls.handle, controls, { ...config, token: config.admin.token }) : controls.handle;
+  const handle = config.admin ? withAdmin(controls, { ...config, admin: config.admin }) : controls.handle;
   const petstore = toPetStore(withHooks(handle, config), config.basePath);
 
   return Object.assign(petstore, {

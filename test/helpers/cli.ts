@@ -1,0 +1,28 @@
+/** The built petstore-service command as a child process for a test: what it has printed, and how it exits. Killed after each test. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach } from 'vitest';
+
+const CLI = 'dist/adapters/node/cli.js';
+const children: ChildProcess[] = [];
+afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
+
+/** A running command. `stdout()` and `stderr()` are what it has printed so far. */
+export interface CliProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** `petstore-service …args` with `env`; the machine's DATABASE_URL and REDIS_URL never choose the store (empty is unset). */
+export function runCli(args: string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env } });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
