@@ -98,7 +98,15 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor({ status, code, message, details, headers, cause }: ApiErrorOptions) {
-    super(message, cause === undefined ? undefined : { cause });
+    // An ApiError is an answer, not a bug: no stack frames, which cost ~5 µs per error to capture
+    // (bench: the 401 and 429 rows). A cause keeps its own.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message, cause === undefined ? undefined : { cause });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.status = status;
     this.code = code;
     this.details = details;

@@ -68,8 +68,12 @@ export function wireReply(reply: Reply, head = false): WireReply {
   return { status: reply.status, headers, body: null };
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** The length of `text` in UTF-8 bytes, counted without encoding it. */
 export function utf8Length(text: string): number {
+  // Most bodies are ASCII, one byte per unit: a native regex scan says so in a third of the loop's time (bench: the GET row).
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

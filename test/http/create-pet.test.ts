@@ -99,12 +99,14 @@ describe('POST /v1/pets', () => {
   });
 
   it.each(['__proto__', 'constructor', 'prototype'])(
-    'rejects a body with a "%s" key, at any depth, and no prototype is touched',
+    'rejects a body with a "%s" key, at any depth or escaped, and no prototype is touched',
     async (key) => {
       const server = await startServer();
       const top = `{"name":"Rex","categoryId":1,"${key}":{"polluted":true}}`;
       const nested = `{"name":"Rex","categoryId":1,"x":{"${key}":{"polluted":true}}}`;
-      for (const raw of [top, nested]) {
+      // The key spelt with an escape (\u005f for "_", \u0063 for "c"…) is the same key.
+      const escaped = `{"name":"Rex","categoryId":1,"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}":{"polluted":true}}`;
+      for (const raw of [top, nested, escaped]) {
         const body = await expectError(await postPet(server, raw), 400, 'invalid_request');
         expect(body.details?.[0]?.field).toBe(key);
       }
