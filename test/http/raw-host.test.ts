@@ -40,6 +40,17 @@ describe('request targets', () => {
     },
   );
 
+  it.each(['/v1/./pets', '/v1/x/../pets', '/v1/x/%2E%2e/pets', '/v1/./pets?limit=1', '/elsewhere/../v1/pets'])(
+    'resolves the dot segments of "%s" before routing, as a URL would',
+    async (target) => {
+      const server = await startServer();
+      await postPet(server, { name: 'Rex', categoryId: 1 });
+      const response = await exchange(server, [`GET ${target} HTTP/1.1`, 'Host: x', auth]);
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.body)).toMatchObject([{ name: 'Rex' }]);
+    },
+  );
+
   it('keeps a target such as //evil.example/v1/pets a path: it is outside the base path', async () => {
     const server = await startServer();
     const response = await exchange(server, ['GET //evil.example/v1/pets HTTP/1.1', 'Host: x', auth]);
