@@ -1,5 +1,7 @@
-// Server CPU per request for each same-work scenario: `node bench/cpu-per-request.mjs [kinds…]` (after npm run build).
-// A development aid: CPU µs per answer is steadier than req/s on a shared machine.
+// Server CPU per answer for each same-work scenario, servers taking turns: `node bench/cpu-per-request.mjs [kinds…] [--only=GET,POST] [--seconds=2] [--rounds=5] [--unchecked]`
+// (after npm run build). A development aid beside npm run bench: CPU µs per answer (user + system,
+// from /proc) is steadier than req/s on a shared machine, and the median of the per-round ratios
+// to the first kind steadier still.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -7,34 +9,50 @@ import autocannon from 'autocannon';
 import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
 
 const KEY = 'bench-enterprise-key';
+const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const kinds = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.slice(10) ?? 3);
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const seconds = Number(option('seconds', 2));
+const rounds = Number(option('rounds', 5));
+const only = option('only')?.split(',');
+
 const servers = {};
+process.on('exit', () => Object.values(servers).forEach(({ child }) => child.kill()));
 for (const kind of kinds.length ? kinds : ['petstore', 'fastify']) {
-  const child = spawn(process.env.PIN ? 'taskset' : process.execPath, [...(process.env.PIN ? ['-c', process.env.PIN, process.execPath] : []),...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const flags = [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...(process.env.NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const child = spawn(process.execPath, [...flags, 'bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   while (!/ready (\d+)/.test(out)) await once(child.stdout, 'data');
   servers[kind] = { child, url: `http://127.0.0.1:${/ready (\d+)/.exec(out)[1]}` };
 }
 const names = Object.keys(servers);
-// The peers are checked against ours (and the 429 scenario's address banned); the baselines do less, unchecked.
+// The peers are checked against ours (which also bans the 429 scenario's address); the baselines do less, unchecked.
 const peers = names.filter((k) => ['petstore', 'fastify', 'hono'].includes(k));
-process.on('exit', () => Object.values(servers).forEach(({ child }) => child.kill()));
 if (peers.includes('petstore') && !process.argv.includes('--unchecked')) await assertSameWork(Object.fromEntries(peers.map((k) => [k, servers[k].url])), KEY);
-/** User and system CPU of a process so far, in µs (clock ticks of 10 ms). */
-const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return [Number(f[11]) * 10_000, Number(f[12]) * 10_000]; };
-for (const [scenario, spec] of Object.entries(SCENARIOS)) {
+
+/** User plus system CPU of a process so far, in µs (clock ticks of 10 ms). */
+const cpu = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+for (const spec of Object.values(SCENARIOS)) {
   if (only && !only.includes(spec.short)) continue;
-  const row = [];
-  for (const kind of names) {
-    await autocannon({ connections: 10, duration: 1, ...spec.load(servers[kind].url, KEY) });
-    const before = cpu(servers[kind].child.pid);
-    const result = await autocannon({ connections: 10, duration: seconds, ...spec.load(servers[kind].url, KEY) });
-    const [user, system] = cpu(servers[kind].child.pid).map((time, i) => (time - before[i]) / result.requests.total);
-    row.push(`${kind} ${Math.round(result.requests.average)} req/s ${(user + system).toFixed(1)} µs (user ${user.toFixed(1)}, system ${system.toFixed(1)})`);
+  const perAnswer = Object.fromEntries(names.map((kind) => [kind, []]));
+  for (const kind of names) await autocannon({ connections: 10, duration: 1, ...spec.load(servers[kind].url, KEY) });
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const kind = names[(i + round) % names.length];
+      const before = cpu(servers[kind].child.pid);
+      const result = await autocannon({ connections: 10, duration: seconds, ...spec.load(servers[kind].url, KEY) });
+      perAnswer[kind].push((cpu(servers[kind].child.pid) - before) / result.requests.total);
+    }
   }
+  const first = names[0];
+  const row = names.map((kind) => {
+    const ratio = median(perAnswer[kind].map((us, i) => us / perAnswer[first][i]));
+    return `${kind} ${median(perAnswer[kind]).toFixed(1)} µs${kind === first ? '' : ` (${ratio.toFixed(2)}× ${first})`}`;
+  });
   console.log(`${spec.short.padEnd(5)} ${row.join('  |  ')}`);
 }
-for (const { child } of Object.values(servers)) child.kill('SIGTERM');

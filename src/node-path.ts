@@ -100,35 +100,54 @@ class NodeBodyReader {
   }
 }
 
-/** A header of `req` as `Headers.get` returns it: repeated lines joined by ", ", absent as null. */
-function headerOf(req: NodeRequest, name: string): string | null {
-  const value = req.headers[name.toLowerCase()];
-  if (value === undefined) return null;
-  return typeof value === 'string' ? value : value.join(', ');
-}
-
 /**
  * `req` as the request path reads a Request: its method, `headers.get`, and a body reader made
  * when first read. Under node:http the edge takes the target from the raw request, so `url` is
- * made only if something asks.
+ * made only if something asks. Classes, not object literals with getters: V8 gives each such
+ * literal a hidden class of its own, so every place reading a request would see a new shape.
  */
-function requestView(req: NodeRequest): Request {
-  let body: { getReader: () => NodeBodyReader } | null | undefined;
-  const headers = { get: (name: string) => headerOf(req, name), has: (name: string) => headerOf(req, name) !== null };
-  return {
-    method: req.method ?? 'GET',
-    headers,
-    get body() {
-      if (body === undefined) {
-        const reader = hasBody(req) ? new NodeBodyReader(req) : null;
-        body = reader && { getReader: () => reader };
-      }
-      return body;
-    },
-    get url() {
-      return `http://${headerOf(req, 'host') ?? 'localhost'}${req.url ?? '/'}`;
-    },
-  } as unknown as Request;
+class NodeRequestView {
+  readonly method: string;
+  readonly headers: NodeHeadersView;
+  readonly #req: NodeRequest;
+  #body: { getReader: () => NodeBodyReader } | null | undefined;
+
+  constructor(req: NodeRequest) {
+    this.#req = req;
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeadersView(req);
+  }
+
+  get body() {
+    if (this.#body === undefined) {
+      const reader = hasBody(this.#req) ? new NodeBodyReader(this.#req) : null;
+      this.#body = reader && { getReader: () => reader };
+    }
+    return this.#body;
+  }
+
+  get url(): string {
+    return `http://${this.headers.get('host') ?? 'localhost'}${this.#req.url ?? '/'}`;
+  }
+}
+
+/** The headers of `req` as `Headers.get` and `has` read them: repeated lines joined by ", ", absent as null. */
+class NodeHeadersView {
+  readonly #req: NodeRequest;
+
+  constructor(req: NodeRequest) {
+    this.#req = req;
+  }
+
+  get(name: string): string | null {
+    const value = this.#req.headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
 }
 
 /**
@@ -136,7 +155,7 @@ function requestView(req: NodeRequest): Request {
  * path) laid over `{ req, res }`, as @whatwg-node/server's request listener lays them.
  */
 export async function answerNode(answer: Answer, req: NodeRequest, res: NodeResponse, context: PetStoreContext): Promise<void> {
-  const request = requestView(req);
+  const request = new NodeRequestView(req) as unknown as Request;
   const reply = await answer(request, context);
   if (res.writableEnded || res.destroyed) return;
   const { status, headers, body } = wireReply(reply, req.method === 'HEAD');

@@ -166,7 +166,11 @@ export function toPetStore(handle: Handle, basePath: string, direct?: Answer): P
   const handler = (input: unknown, ...rest: unknown[]) => {
     if (isRequest(input)) return answer(input, rest);
     // node:http with a plain store: the same replies written directly, without the fetch bridge.
-    if (direct && isNodeExchange(input, rest[0])) return answerNode(direct, input, rest[0] as never, merged([{ req: input, res: rest[0] }, ...rest.slice(1)]));
+    if (direct && isNodeExchange(input, rest[0])) {
+      // Called as a request listener, (req, res) alone: the context needs no merging.
+      const context: PetStoreContext = rest.length === 1 ? ({ req: input, res: rest[0] } as PetStoreContext) : merged([{ req: input, res: rest[0] }, ...rest.slice(1)]);
+      return answerNode(direct, input, rest[0] as never, context);
+    }
     return (adapter as (...args: unknown[]) => unknown)(input, ...rest);
   };
   return Object.assign(handler, { fetch, basePath, dispose: () => adapter.dispose() }) as unknown as PetStore;

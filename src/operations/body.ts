@@ -123,6 +123,8 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
     }
     chunks.push(value);
   }
+  // Most bodies arrive in one chunk: it is the body, no copy needed.
+  if (chunks.length === 1) return chunks[0]!;
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
