@@ -272,17 +272,28 @@ Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loo
   mean dropping features the spec requires (per-key hashing, both quota windows, the headers), so
   the target stands as missed.
 - **Fixed: the fetch bridge under node:http.** A plain store (no admin API, no hooks) now answers
-  node:http with the same replies written by `writeHead` and one `end` (`src/node-path.ts`), not
+  node:http with the same replies written by \`writeHead\` and one \`end\` (\`src/node-path.ts\`), not
   through @whatwg-node's Request/Response objects: GET went from ~8,800-10,400 to ~12,000-14,000
   req/s in the same kind of run (0.19-0.27x of the bare adapter to 0.30x).
 - **Fixed: object spread on the request path (Node 20).** On V8 11.3 a spread followed by more
   keys made a new hidden class on every run, so ~580 B of each request survived a minor GC and V8
-  doubled its young generation under a flood; `Object.assign` and fixed literals left ~22 B.
-- **Missed: the same work as Fastify 5 (GET 0.61x, POST 0.45x).** What Fastify does not pay that
-  we still do, from the profiles: SHA-256 in JavaScript (@noble/hashes, ~4 us; the peers use
-  node:crypto, ~1.7 us), valibot validation of the query and body, the request view and header
-  objects merged per step, and `new URL` for the target. The next steps are there, measured one at
-  a time against this table.
+  doubled its young generation under a flood; \`Object.assign\` and fixed literals left ~22 B.
+- **Fixed: the same work as Fastify 5, GET and rejections (was GET 0.61x, POST 0.45x, 401 0.66x,
+  429 0.81x).** Measured one change at a time with \`node bench/cpu-per-request.mjs\` (server CPU per
+  answer, the servers alternating in rounds) and a bundled loop of \`answerNode\` over the source
+  (GET 24 to 10 µs, POST 60 to 13 µs, 401 28 to 10 µs a call):
+  an \`ApiError\` no longer captures a stack (~5 µs per 401 or 429; it is an answer, not a bug);
+  a key is looked up as sent in a Map of the configured keys, with no SHA-256 per request (~4 µs);
+  the two 401s are made once; the node:http body is read without a web ReadableStream (~10 µs of
+  POST); JSON bodies are parsed without a reviver unless the text could spell a forbidden key;
+  a plain origin-form target is split without \`new URL\`; routes are split once; a plan's
+  windows are made once a minute; a canonical IPv4 address skips ipaddr parsing; the direct
+  path's request view is a class (an object literal with getters had a hidden class per request).
+- **Missed: POST against Fastify.** The bundled loop says a create costs ~13 µs against ~10 µs for a
+  page, yet over HTTP it costs ~25 µs more CPU per answer than a page while Fastify's costs ~7 µs
+  more. Cutting steps out of the built server one at a time (constant replies, no storage, no
+  validation, no JSON.parse) moved the figure less than the run-to-run noise (±15% even as a
+  median of 5 alternating rounds on this 2-core VM), so the remaining cost is not yet located.
 - **Node 20 vs 24, and whose Request and Response.** The in-process loop runs about twice as fast on
   Node 24 (faster undici, JSON and promise handling). On Node 20 a call is ~46 µs either way,
   \`petstore.fetch(new Request(…))\` or \`petstore.fetch(url, init)\` (\`node bench/micro.mjs\`): ~6 µs
