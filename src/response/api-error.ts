@@ -82,6 +82,9 @@ export interface ApiErrorOptions {
   readonly cause?: unknown;
 }
 
+/** `Error` with the V8 (and JavaScriptCore) setting the core's types, which name no runtime, leave out. */
+const StackLimited = Error as ErrorConstructor & { stackTraceLimit?: number };
+
 /**
  * An error a client caused or must be told about: throw it anywhere in the request path, or from
  * your own `PetStorage` (a 503 while a database is down, say), and the client gets it as an
@@ -100,12 +103,13 @@ export class ApiError extends Error {
   constructor({ status, code, message, details, headers, cause }: ApiErrorOptions) {
     // An ApiError is an answer, not a bug: no stack frames, which cost ~5 µs per error to capture
     // (bench: the 401 and 429 rows). A cause keeps its own.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    // Only where the runtime has the setting (V8, JavaScriptCore): elsewhere nothing is touched.
+    const stackTraceLimit = StackLimited.stackTraceLimit;
+    if (typeof stackTraceLimit === 'number') StackLimited.stackTraceLimit = 0;
     try {
       super(message, cause === undefined ? undefined : { cause });
     } finally {
-      Error.stackTraceLimit = stackTraceLimit;
+      if (typeof stackTraceLimit === 'number') StackLimited.stackTraceLimit = stackTraceLimit;
     }
     this.status = status;
     this.code = code;
