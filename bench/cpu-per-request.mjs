@@ -2,13 +2,11 @@
 // (after npm run build). A development aid beside npm run bench: CPU µs per answer (user + system,
 // from /proc) is steadier than req/s on a shared machine, and the median of the per-round ratios
 // to the first kind steadier still.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { KEY, median, startServer } from './http.mjs';
 import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
 
-const KEY = 'bench-enterprise-key';
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const kinds = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const seconds = Number(option('seconds', 2));
@@ -16,15 +14,9 @@ const rounds = Number(option('rounds', 5));
 const only = option('only')?.split(',');
 
 const servers = {};
-process.on('exit', () => Object.values(servers).forEach(({ child }) => child.kill()));
-for (const kind of kinds.length ? kinds : ['petstore', 'fastify']) {
-  const flags = [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...(process.env.NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
-  const child = spawn(process.execPath, [...flags, 'bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (c) => (out += c));
-  while (!/ready (\d+)/.test(out)) await once(child.stdout, 'data');
-  servers[kind] = { child, url: `http://127.0.0.1:${/ready (\d+)/.exec(out)[1]}` };
-}
+process.on('exit', () => Object.values(servers).forEach((server) => server.stop()));
+const flags = [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...(process.env.NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+for (const kind of kinds.length ? kinds : ['petstore', 'fastify']) servers[kind] = await startServer(kind, flags);
 const names = Object.keys(servers);
 // The peers are checked against ours (which also bans the 429 scenario's address); the baselines do less, unchecked.
 const peers = names.filter((k) => ['petstore', 'fastify', 'hono'].includes(k));
@@ -35,7 +27,6 @@ const cpu = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 };
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 for (const spec of Object.values(SCENARIOS)) {
   if (only && !only.includes(spec.short)) continue;
@@ -44,9 +35,9 @@ for (const spec of Object.values(SCENARIOS)) {
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < names.length; i++) {
       const kind = names[(i + round) % names.length];
-      const before = cpu(servers[kind].child.pid);
+      const before = cpu(servers[kind].pid);
       const result = await autocannon({ connections: 10, duration: seconds, ...spec.load(servers[kind].url, KEY) });
-      perAnswer[kind].push((cpu(servers[kind].child.pid) - before) / result.requests.total);
+      perAnswer[kind].push((cpu(servers[kind].pid) - before) / result.requests.total);
     }
   }
   const first = names[0];

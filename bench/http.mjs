@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
 
-const KEY = 'bench-enterprise-key';
+/** The enterprise key every server is given. */
+export const KEY = 'bench-enterprise-key';
 /** The servers doing the same work, ours first: the others' ratios are to it. */
 export const PEERS = { petstore: 'petstore-service', fastify: 'Fastify 5', hono: 'Hono 4 (@hono/node-server)' };
 /** Servers doing less than the work, for the GET ratios of the targets. */
@@ -15,16 +16,16 @@ const BASELINES = { whatwg: 'GET — bare @whatwg-node/server adapter', raw: 'GE
 /** A latency tail this many times the median or less is the goal for every row. */
 export const TAIL_GOAL = 3;
 
-/** Starts `node bench/http-server.mjs <kind>` and resolves to its base URL and a stop function. */
-async function startServer(kind) {
-  const child = spawn(process.execPath, ['bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts `node [flags] bench/http-server.mjs <kind>` and resolves to its base URL, its process id and a stop function. */
+export async function startServer(kind, flags = []) {
+  const child = spawn(process.execPath, [...flags, 'bench/http-server.mjs', kind, KEY], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   while (!/ready (\d+)/.test(output)) {
     if (child.exitCode !== null) throw new Error(`${kind} server exited: ${output}`);
     await once(child.stdout, 'data');
   }
-  return { url: `http://127.0.0.1:${/ready (\d+)/.exec(output)[1]}`, stop: () => child.kill() };
+  return { url: `http://127.0.0.1:${/ready (\d+)/.exec(output)[1]}`, pid: child.pid, stop: () => child.kill() };
 }
 
 /**
@@ -43,7 +44,7 @@ async function load({ name, status, options }, seconds) {
   return { rps: result.requests.average, p50: latency.percentile(50), p99: latency.percentile(99) };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 /** Median of each figure over the passes. */
 function summarize(runs) {

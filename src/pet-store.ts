@@ -126,6 +126,8 @@ function health(request: Request): Reply {
  * server) still answer, and the others' fields are laid over it.
  */
 function merged(contexts: unknown[]): PetStoreContext {
+  // The usual call, one context (node:http's { req, res }, Deno's info): nothing to lay over it.
+  if (contexts.length === 1 && typeof contexts[0] === 'object' && contexts[0] !== null) return contexts[0];
   const [first, ...others] = contexts.filter((context): context is object => typeof context === 'object' && context !== null);
   if (!first) return {};
   return others.length === 0 ? first : Object.assign(Object.create(first) as object, ...others);
@@ -166,11 +168,7 @@ export function toPetStore(handle: Handle, basePath: string, direct?: Answer): P
   const handler = (input: unknown, ...rest: unknown[]) => {
     if (isRequest(input)) return answer(input, rest);
     // node:http with a plain store: the same replies written directly, without the fetch bridge.
-    if (direct && isNodeExchange(input, rest[0])) {
-      // Called as a request listener, (req, res) alone: the context needs no merging.
-      const context: PetStoreContext = rest.length === 1 ? ({ req: input, res: rest[0] } as PetStoreContext) : merged([{ req: input, res: rest[0] }, ...rest.slice(1)]);
-      return answerNode(direct, input, rest[0] as never, context);
-    }
+    if (direct && isNodeExchange(input, rest[0])) return answerNode(direct, input, rest[0] as never, merged([{ req: input, res: rest[0] }, ...rest.slice(1)]));
     return (adapter as (...args: unknown[]) => unknown)(input, ...rest);
   };
   return Object.assign(handler, { fetch, basePath, dispose: () => adapter.dispose() }) as unknown as PetStore;
