@@ -11,7 +11,10 @@ interface NodeRequest {
   on(event: string, listener: (...args: never[]) => void): unknown;
   pause(): unknown;
   resume(): unknown;
+  read(): unknown;
   readonly readableEnded?: boolean;
+  readonly readableLength?: number;
+  readonly readableFlowing?: boolean | null;
 }
 
 /** The part of a node:http ServerResponse the direct path writes. */
@@ -37,6 +40,25 @@ function hasBody(req: NodeRequest): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * Whether all of a Content-Length body is already parsed and waiting in `req`'s buffer, as bytes:
+ * node:http parses a small body in the same read as its headers, and no more than Content-Length
+ * of it, so the buffer holding that many bytes is the whole body.
+ */
+function isBuffered(req: NodeRequest): boolean {
+  const length = req.headers['content-length'];
+  return (
+    typeof length === 'string' && req.headers['transfer-encoding'] === undefined && req.readableLength === Number(length) &&
+    req.readableFlowing === null
+  );
+}
+
+/** What `req` gives: bytes, or text once a host has called `setEncoding` on it. */
+type Chunk = Uint8Array | string;
+const UTF8 = new TextEncoder();
+/** A chunk as bytes again: text a host decoded is encoded back as UTF-8, the one charset a JSON body is read in. */
+const asBytes = (chunk: Chunk): Uint8Array => (typeof chunk === 'string' ? UTF8.encode(chunk) : chunk);
+
 /** One read of a body, as a ReadableStream reader gives it. */
 type BodyRead = ReadableStreamReadResult<Uint8Array>;
 
@@ -55,7 +77,16 @@ class NodeBodyReader {
 
   constructor(req: NodeRequest) {
     this.#req = req;
-    req.on('data', (chunk: Uint8Array) => {
+    // A body already buffered is taken in one synchronous read: the stream's resume, 'data' and
+    // 'end' ticks cost ~8 µs a POST (bench: the POST row).
+    if (isBuffered(req)) {
+      const bytes = req.read() as Chunk | null;
+      if (bytes !== null) this.#chunks.push(asBytes(bytes));
+      this.#ended = true;
+      return;
+    }
+    req.on('data', (data: Chunk) => {
+      const chunk = asBytes(data);
       const waiting = this.#take();
       if (waiting) return waiting.resolve({ done: false, value: chunk });
       this.#chunks.push(chunk);

@@ -3,9 +3,13 @@
  * through the @whatwg-node bridge. Both must answer every request alike: same status, headers and
  * body, byte for byte but the Date.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type RunningPetStore } from '../../adapters/node/index.ts';
+import { createPetStore } from '../../src/pet-store.ts';
 import { memoryPetStorage } from '../../src/storage/memory-pet-storage.ts';
+import { rawConnect } from '../helpers/raw-http.ts';
 
 const KEY = 'direct-key-0123456789';
 const running: RunningPetStore[] = [];
@@ -69,5 +73,55 @@ describe('the direct node:http path and the @whatwg-node bridge', () => {
       const [a, b] = await Promise.all([fetch(new URL(path, direct.url)), fetch(new URL(path, bridged.url))]);
       expect(await seen(a)).toEqual(await seen(b));
     }
+  });
+});
+
+/**
+ * Sends a create whose body's last `late` bytes follow only once `host` handed the request to the
+ * store; `host` gets node:http's request before the store does. Resolves to the response.
+ */
+async function createThrough(host: (req: IncomingMessage, handOver: () => void) => void, late: number) {
+  const store = createPetStore({ apiKeys: { [KEY]: 'pro' } });
+  let handedOver!: () => void;
+  const arrived = new Promise<void>((resolve) => (handedOver = resolve));
+  const server = createServer((req: IncomingMessage, res: ServerResponse) =>
+    host(req, () => {
+      handedOver();
+      void store(req, res);
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const connection = await rawConnect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const body = '{"name":"Half and half","categoryId":1}';
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    connection.write(head + body.slice(0, body.length - late));
+    await arrived;
+    if (late > 0) connection.write(body.slice(-late));
+    await connection.until(() => connection.responses().length === 1);
+    connection.socket.destroy();
+    const [response] = connection.responses();
+    return { status: response!.status, body: JSON.parse(response!.body) as unknown };
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+describe('the direct path reading a body', () => {
+  const created = { status: 201, body: { id: 1, name: 'Half and half', categoryId: 1 } };
+
+  it('waits for the rest of a body that is only partly there when the store starts reading it', async () => {
+    // Handed over once node:http has parsed the headers and the first part of the body.
+    const response = await createThrough((req, handOver) => req.once('readable', handOver), 19);
+    expect(response).toEqual(created);
+  });
+
+  it('reads a whole body as bytes when the host has set an encoding on the request', async () => {
+    const response = await createThrough((req, handOver) => {
+      req.setEncoding('utf8');
+      req.once('readable', handOver);
+    }, 0);
+    expect(response).toEqual(created);
   });
 });
