@@ -90,26 +90,42 @@ export function createAnswer(config: ResolvedOptions): Answer {
     // Before routing, so an anonymous caller cannot tell existing paths from others.
     const authentication = match?.route.public ? undefined : authenticate(request);
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
-    // A limit store that fails is answered like any failure, still with the route's headers.
-    const quota = await rateLimit(request, context, caller).catch((error: unknown) => ({ headers: {}, refusal: error }));
+    // A limit store that fails is answered like any failure, still with the route's headers. Here
+    // and below try/catch, not .catch(): no extra promise and tick per request (bench: the POST row).
+    let quota: { headers: Readonly<Record<string, string>>; refusal?: unknown };
+    try {
+      quota = await rateLimit(request, context, caller);
+    } catch (error) {
+      quota = { headers: {}, refusal: error };
+    }
     // Most routes add no headers of their own: then the quota's are used as they are.
     const routeHeaders = match?.route.headers?.(base);
     const headers = routeHeaders ? Object.assign({}, routeHeaders, quota.headers) : quota.headers;
-    const operate = async (): Promise<Reply> => {
+    let reply: Reply;
+    try {
       if (quota.refusal !== undefined) throw quota.refusal;
       if (authentication && 'error' in authentication) throw authentication.error;
       // The path is not echoed: it is the client's text, and could carry anything, a key included.
       if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in this API.' });
-      if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
-      const operation = handlerFor(match.route, request.method);
-      const body = bodyReadByHost(context);
-      return operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
-    };
-    return withHeaders(await operate().catch((error: unknown) => errorReply(error, config.onError)), headers);
+      if (request.method === 'OPTIONS') reply = { status: 204, headers: { Allow: allowedMethods(match.route) } };
+      else {
+        const operation = handlerFor(match.route, request.method);
+        const body = bodyReadByHost(context);
+        reply = await operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
+      }
+    } catch (error) {
+      reply = errorReply(error, config.onError);
+    }
+    return withHeaders(reply, headers);
   }
 
   return async (request, context) => {
-    const reply = await answer(request, context).catch((error: unknown) => errorReply(error, config.onError));
+    let reply: Reply;
+    try {
+      reply = await answer(request, context);
+    } catch (error) {
+      reply = errorReply(error, config.onError);
+    }
     return withHeaders(reply, corsHeaders(request, config.cors));
   };
 }

@@ -33,4 +33,12 @@ describe('quotaHeaders', () => {
     expect(headers['X-RateLimit-Limit']).toBe('1000');
     expect(headers.RateLimit).toBe('"day";r=0;t=50385, "minute";r=0;t=45');
   });
+
+  it('reports the minute window in the day\'s last minute, when both have as much left and reset together', () => {
+    const lastMinute = Date.parse('2026-11-22T23:59:15Z');
+    const midnight = Date.parse('2026-11-23T00:00:00Z');
+    const headers = quotaHeaders([{ ...minute, remaining: 0, reset: midnight }, { ...day, remaining: 0 }], lastMinute, policy);
+    expect(headers['X-RateLimit-Limit']).toBe('60');
+    expect(headers.RateLimit).toBe('"minute";r=0;t=45, "day";r=0;t=45');
+  });
 });

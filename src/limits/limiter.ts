@@ -126,7 +126,7 @@ function windowStates(windows: readonly QuotaWindow[], used: readonly number[]):
  * and the draft-ietf-httpapi-ratelimit-headers-11 fields listing every window, binding first.
  */
 export function quotaHeaders(states: readonly WindowState[], now: number, policy: string): Record<string, string> {
-  const ordered = [...states].sort(bindsFirst);
+  const ordered = inBindingOrder(states);
   const binding = ordered[0]!;
   // Built in one loop, not map and join: this runs on every request (bench: the GET row).
   let rateLimit = '';
@@ -140,6 +140,13 @@ export function quotaHeaders(states: readonly WindowState[], now: number, policy
     'RateLimit-Policy': policy,
     RateLimit: rateLimit,
   };
+}
+
+/** `states` binding first, as a stable sort orders them; for the usual two windows, one comparison instead of a sort (bench: the GET row). */
+function inBindingOrder(states: readonly WindowState[]): readonly WindowState[] {
+  if (states.length !== 2) return [...states].sort(bindsFirst);
+  const [a, b] = states as readonly [WindowState, WindowState];
+  return bindsFirst(a, b) <= 0 ? states : [b, a];
 }
 
 /** Fewest remaining first; on a tie, the later reset. */

@@ -90,6 +90,8 @@ function nestingDepth(text: string): number {
 /** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows, RFC 8259). */
 function isJsonMediaType(header: string | null): boolean {
   if (header === null) return false;
+  // What nearly every client sends, known without splitting (bench: the POST row).
+  if (header === 'application/json') return true;
   const [essence = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
   if (!/^application\/([a-z0-9.\-]+\+)?json$/.test(essence)) return false;
   return parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
@@ -111,9 +113,13 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch(() => {
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch {
       throw invalidBody('The request body ended before it was complete.');
-    });
+    }
+    const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
