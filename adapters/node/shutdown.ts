@@ -1,24 +1,27 @@
 /** Graceful close for node:http: stop accepting, finish in-flight requests, then cut what is left. */
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * The `close` function of a server: idempotent; resolves once every connection is gone.
  * Connections still busy after `timeoutMs` are cut.
  */
 export function gracefulCloser(server: Server, timeoutMs: number): () => Promise<void> {
-  const inFlight = new Set<ServerResponse>();
+  // The latest response of each open connection: the one to close it after. Kept per connection,
+  // not per response, whose 'close' listener cost every request ~2 µs (bench: every row).
+  const latest = new Map<Socket, ServerResponse>();
   let closing: Promise<void> | undefined;
-  server.on('request', (_request, response: ServerResponse) => {
+  server.on('connection', (socket: Socket) => socket.once('close', () => latest.delete(socket)));
+  server.on('request', (request: { socket: Socket }, response: ServerResponse) => {
     // Once closing, keep-alive would let a socket outlive its last response until its idle timeout.
     if (closing) response.shouldKeepAlive = false;
-    inFlight.add(response);
-    response.on('close', () => inFlight.delete(response));
+    else latest.set(request.socket, response);
   });
 
   return () =>
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+      for (const response of latest.values()) if (!response.headersSent) response.shouldKeepAlive = false;
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
       await closed;

@@ -4,6 +4,7 @@ import { serve } from '../../adapters/node/index.ts';
 import { listen } from '../../adapters/testing/index.ts';
 import { createPetStore, memoryPetStorage, type PetStorage } from '../../src/index.ts';
 import type { ListeningPetStore } from '../../adapters/node/index.ts';
+import { rawConnect } from '../helpers/raw-http.ts';
 import { KEY, startServer } from '../helpers/server.ts';
 
 describe('petstore-service/node serve()', () => {
@@ -34,6 +35,27 @@ describe('petstore-service/node serve()', () => {
     expect((await inFlight).status).toBe(200);
     await closing;
     await expect(fetch(`${server.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } })).rejects.toThrow();
+  });
+});
+
+describe('petstore-service/node close()', () => {
+  it('answers a request in flight on close with Connection: close, and closes its connection after it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const listing = new Promise<void>((resolve) => (entered = resolve));
+    const inner = memoryPetStorage();
+    const storage: PetStorage = { ...inner, list: async (query) => (entered(), await gate, inner.list(query)) };
+    const server = await startServer({ storage });
+    const connection = await rawConnect(server.url);
+    connection.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    await listing;
+    const closing = server.close();
+    release();
+    const [response] = await connection.untilClosed();
+    expect(response?.status).toBe(200);
+    expect(response?.headers.connection).toBe('close');
+    await closing;
   });
 });
 
