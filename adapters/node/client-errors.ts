@@ -94,8 +94,8 @@ export function answerClientErrors(server: Server): void {
     return connection;
   };
   const stillOpen = (connection: Connection) => (connection.open = connection.open.filter((response) => !response.closed));
-  // Only a failed connection waits on its responses' 'close': a listener on every response cost
-  // every request ~2 µs (bench: every row).
+  // Only a failed connection waits on its responses' 'close': with graceful close's, a 'close'
+  // listener on every response cost a fifth of each request's server CPU (bench: every row).
   const owe = (connection: Connection, response: ServerResponse) => {
     connection.owed++;
     response.once('close', () => {
