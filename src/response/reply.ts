@@ -58,8 +58,9 @@ export interface WireReply {
 
 /** What `reply` sends: its JSON body (none for HEAD, with the length GET would send) and its headers. */
 export function wireReply(reply: Reply, head = false): WireReply {
-  // A spread copies a handful of headers in a quarter of Object.assign's time (bench: every row).
-  const headers: Record<string, string> = { ...reply.headers };
+  // Object.assign, not a spread: adding a field to a spread copy costs ~2 µs in V8 (Node 20), ten
+  // times the copy (bench: every row).
+  const headers: Record<string, string> = Object.assign({}, reply.headers);
   if (reply.body === undefined && reply.json === undefined) return { status: reply.status, headers, body: null };
   headers['Content-Type'] = 'application/json';
   const json = reply.json ?? JSON.stringify(reply.body);
