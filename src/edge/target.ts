@@ -14,6 +14,7 @@ export interface Target {
 
 /** Fields that must appear at most once (RFC 9110 §5.3): a second line could smuggle another value past us. */
 const SINGLETON_FIELDS: Readonly<Record<string, string>> = { host: 'Host', authorization: 'Authorization', 'content-type': 'Content-Type' };
+/** The lengths of those names: a raw name of any other length is none of them, and is not lower-cased. */
 const SINGLETON_LENGTHS = new Set(Object.keys(SINGLETON_FIELDS).map((field) => field.length));
 /** Node keeps this many raw header entries (name and value each count) unless the server says otherwise. */
 const NODE_DEFAULT_HEADER_ENTRIES = 2000;
