@@ -3,23 +3,27 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
+/** One public entry as package.json's `exports` lists it: the source it is built from and its name under dist/. */
+interface Entry {
+  readonly source: string;
+  readonly require?: unknown;
+}
+
+/**
+ * The entries, read from package.json's `exports`, the one place they are written: each names its
+ * source (the `source` condition, which tsc also resolves the package's own name through) and
+ * whether it has a CommonJS door (`require`). `./node` is built as `dist/node/index.js`.
+ */
+const exportsMap = JSON.parse(readFileSync('package.json', 'utf8')).exports as Record<string, Entry | string>;
+const entries = Object.entries(exportsMap).flatMap(([subpath, entry]) =>
+  typeof entry === 'string' ? [] : [{ name: subpath === '.' ? 'index' : `${subpath.slice(2)}/index`, source: entry.source.slice(2), dual: entry.require !== undefined }],
+);
 /** Entries with a CommonJS form too. */
-const dualEntries = {
-  'src/index': 'src/index.ts',
-  'adapters/node/index': 'adapters/node/index.ts',
-  'adapters/deno/index': 'adapters/deno/index.ts',
-  'adapters/bun/index': 'adapters/bun/index.ts',
-  'adapters/idb/index': 'adapters/idb/index.ts',
-  'adapters/service-worker/index': 'adapters/service-worker/index.ts',
-  'adapters/browser/index': 'adapters/browser/index.ts',
-  'adapters/testing/index': 'adapters/testing/index.ts',
-  'adapters/redis/index': 'adapters/redis/index.ts',
-  'adapters/sql/index': 'adapters/sql/index.ts',
-};
+const dualEntries = Object.fromEntries(entries.filter((entry) => entry.dual).map(({ name, source }) => [name, source]));
 /** The storage suites import vitest, which is ESM only: a require() form could never load. */
-const esmEntries = { ...dualEntries, 'src/conformance/index': 'src/conformance/index.ts' };
-/** The command is the ESM bin `dist/adapters/node/cli.js`; nothing imports it, so no types and no CommonJS. */
-const cli = { 'adapters/node/cli': 'adapters/node/cli.ts' };
+const esmEntries = Object.fromEntries(entries.map(({ name, source }) => [name, source]));
+/** The command is the ESM bin `dist/cli/index.js`; nothing imports it, so no types and no CommonJS. */
+const cli = { 'cli/index': 'cli/index.ts' };
 
 /** `petstore-service --version` prints the version it was built from, wherever the package is installed. */
 const define = { __PETSTORE_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
@@ -44,7 +48,7 @@ const browserBundle: Options = { platform: 'browser', target: 'es2022', noExtern
  */
 const workerTemplate: Options = {
   ...browserBundle,
-  entry: { 'petstore-service-worker': 'adapters/service-worker/worker.ts' },
+  entry: { 'petstore-service-worker': 'runtimes/service-worker/worker.ts' },
   outDir: 'dist/worker',
   format: ['iife'],
   outExtension: () => ({ js: '.js' }),
@@ -60,10 +64,10 @@ const demoBundle: Options = {
   sourcemap: true,
   esbuildOptions(options) {
     options.alias = {
-      'petstore-service/service-worker': './adapters/service-worker/index.ts',
-      'petstore-service/browser': './adapters/browser/index.ts',
-      'petstore-service/idb': './adapters/idb/index.ts',
-      'petstore-service': './src/index.ts',
+      'petstore-service/service-worker': `./${esmEntries['service-worker/index']}`,
+      'petstore-service/browser': `./${esmEntries['browser/index']}`,
+      'petstore-service/idb': `./${esmEntries['idb/index']}`,
+      'petstore-service': `./${esmEntries.index}`,
     };
   },
 };

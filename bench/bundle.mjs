@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 
 export async function serviceWorkerBundle() {
   const { outputFiles } = await build({
-    entryPoints: ['adapters/service-worker/index.ts'],
+    entryPoints: ['runtimes/service-worker/index.ts'],
     bundle: true,
     minify: true,
     format: 'esm',

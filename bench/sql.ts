@@ -5,8 +5,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { createClient } from 'redis';
-import { redisLimitStore } from '../adapters/redis/index.ts';
-import { migrate, pgliteClient, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../adapters/sql/index.ts';
+import { redisLimitStore } from '../stores/redis/index.ts';
+import { migrate, pgliteClient, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../stores/sql/index.ts';
 import { quotaWindows } from '../src/limits/limiter.ts';
 import type { LimitStore } from '../src/limits/limit-store.ts';
 import { memoryLimitStore } from '../src/limits/memory-limit-store.ts';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const CLI = resolve('dist/adapters/node/cli.js');
+const CLI = resolve('dist/cli/index.js');
 const WORKER = 'petstore-service-worker.js';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 

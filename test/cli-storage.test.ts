@@ -13,7 +13,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from './redis/redis-server.ts';
 
-const CLI = resolve('dist/adapters/node/cli.js');
+const CLI = resolve('dist/cli/index.js');
 const KEY = 'storage-test-key';
 const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 /** Enough quota for a stream of creates. */
@@ -354,7 +354,7 @@ describe('petstore-service without the optional drivers installed', () => {
       symlinkSync(resolve('node_modules', name), join(root, 'node_modules', name));
     }
     for (const driver of ['postgres', '@electric-sql/pglite', 'redis']) expect(existsSync(join(root, 'node_modules', driver))).toBe(false);
-    cli = join(installed, 'dist/adapters/node/cli.js');
+    cli = join(installed, 'dist/cli/index.js');
   });
 
   it('serves from memory, saying so', async () => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from './redis/redis-server.ts';
 import { startPostgres, type TestPostgres } from './sql/postgres-server.ts';
 
-const CLI = resolve('dist/adapters/node/cli.js');
+const CLI = resolve('dist/cli/index.js');
 const WRITER = 'writer-key-0123456789';
 const writer = { authorization: `Bearer ${WRITER}`, 'content-type': 'application/json' };
 /** Free keys for the quota tests: a burst that crosses a UTC minute is repeated with the next one. */

@@ -42,7 +42,7 @@ describe('the packed package', () => {
     expect(paths).toContain('LICENSE');
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths.filter((path) => path.endsWith('cli.cjs'))).toEqual([]);
-    expect(paths).toContain('dist/adapters/node/cli.js');
+    expect(paths).toContain('dist/cli/index.js');
     expect(paths).toContain('dist/worker/petstore-service-worker.js');
     expect(unpackedSize).toBe(files.reduce((sum, file) => sum + file.size, 0));
     expect(unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
@@ -56,7 +56,7 @@ describe('the packed package', () => {
       expect(packed.code, packed.output).toBe(0);
       const extracted = await outcome('tar', ['-xzf', join(dir, packed.stdout.trim().split('\n').at(-1)!), '-C', dir]);
       expect(extracted.code, extracted.output).toBe(0);
-      const init = await outcome(process.execPath, [join(dir, 'package/dist/adapters/node/cli.js'), 'init', join(dir, 'public')]);
+      const init = await outcome(process.execPath, [join(dir, 'package/dist/cli/index.js'), 'init', join(dir, 'public')]);
       expect(init.code, init.output).toBe(0);
       const template = readFileSync(join(dir, 'package/dist/worker/petstore-service-worker.js'), 'utf8');
       expect(readFileSync(join(dir, 'public/petstore-service-worker.js'), 'utf8').endsWith(`\n${template}`)).toBe(true);

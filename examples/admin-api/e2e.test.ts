@@ -17,7 +17,7 @@ let app: APIRequestContext;
 
 /** The command as a team's CI starts it, and the API URL it prints. */
 async function startPetstore(): Promise<string> {
-  server = spawn(process.execPath, [resolve('dist/adapters/node/cli.js'), '--port', '0', '--key', `${FREE_KEY}:free`, '--admin-token', ADMIN_TOKEN], {
+  server = spawn(process.execPath, [resolve('dist/cli/index.js'), '--port', '0', '--key', `${FREE_KEY}:free`, '--admin-token', ADMIN_TOKEN], {
     env: { ...process.env, PETSTORE_API_KEYS: '', PETSTORE_ADMIN_TOKEN: '' },
   });
   let output = '';

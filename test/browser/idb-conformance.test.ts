@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { describePetStorageConformance } from '../../src/conformance/index.ts';
-import type { PetStorage } from '../../src/index.ts';
+import { describePetStorageConformance } from '../../testing/conformance/index.ts';
+import type { PetStorage } from '../../compose/index.ts';
 import { launchChromium, serveStatic } from './browser.ts';
 
 let browser: Browser;

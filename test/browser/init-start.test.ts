@@ -34,7 +34,7 @@ let chromium: { context: BrowserContext; close(): Promise<void> };
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'petstore-init-'));
   const site = join(root, 'public');
-  const cli = [resolve('dist/adapters/node/cli.js'), 'init', 'public', '--key', 'browser-key'];
+  const cli = [resolve('dist/cli/index.js'), 'init', 'public', '--key', 'browser-key'];
   initOutput = (await promisify(execFile)(process.execPath, cli, { cwd: root })).stdout;
   writeFileSync(join(site, 'index.html'), INDEX_HTML);
   // What a user's bundler makes of `import { start } from 'petstore-service/browser'` (the built package, by its name).

@@ -1,6 +1,6 @@
 /** The built-in in-memory stores pass the same conformance suites a third-party store must. */
-import { memoryPetStorage, memoryLimitStore } from '../../src/index.ts';
-import { describePetStorageConformance, describeLimitStoreConformance } from '../../src/conformance/index.ts';
+import { memoryPetStorage, memoryLimitStore } from '../../compose/index.ts';
+import { describePetStorageConformance, describeLimitStoreConformance } from '../../testing/conformance/index.ts';
 
 describePetStorageConformance('memoryPetStorage', () => memoryPetStorage());
 describeLimitStoreConformance('memoryLimitStore', () => memoryLimitStore());

@@ -1,6 +1,6 @@
 /** Checks real responses against the OpenAPI document the API serves: status, headers and body. */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createPetStore } from '../../src/index.ts';
+import { createPetStore } from '../../compose/index.ts';
 
 type Json = Record<string, any>;
 

@@ -29,7 +29,7 @@ import { denoBinary } from '../runtimes/processes.ts';
 const ROOT = resolve('.');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-const CLI = join(ROOT, 'dist/adapters/node/cli.js');
+const CLI = join(ROOT, 'dist/cli/index.js');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 /** Inside the repo (so `petstore-service` resolves to it), dotted (so the repo's tsc skips it), one per run. */
@@ -117,7 +117,7 @@ async function run(command: string, args: string[], options: { cwd?: string; env
 /** Names the package exports from its root and /storage-conformance, read from the built declarations. */
 function exportedTypes(): Map<string, string> {
   const names = new Map<string, string>();
-  for (const [entry, file] of [['petstore-service', 'dist/src/index.d.ts'], ['petstore-service/storage-conformance', 'dist/src/conformance/index.d.ts']] as const) {
+  for (const [entry, file] of [['petstore-service', 'dist/index.d.ts'], ['petstore-service/storage-conformance', 'dist/storage-conformance/index.d.ts']] as const) {
     for (const [, list] of readFileSync(join(ROOT, file), 'utf8').matchAll(/^export \{([^}]*)\}/gm)) {
       for (const item of list!.split(',')) {
         const name = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)!;
@@ -181,7 +181,7 @@ const compiled = new Map<Block, string>();
 const elsewhere: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist/src/index.d.ts'))) {
+  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist/index.d.ts'))) {
     throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
   }
   rmSync(WORK, { recursive: true, force: true });

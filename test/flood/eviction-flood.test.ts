@@ -95,7 +95,7 @@ describe('a flood of anonymous callers from distinct addresses (real server, net
     for (const tool of ['/usr/bin/unshare', '/usr/bin/nsenter', '/usr/sbin/ip', '/usr/sbin/sysctl']) {
       if (!existsSync(tool)) throw new Error(`The eviction flood test needs ${tool} (Debian: util-linux, iproute2, procps)`);
     }
-    if (!existsSync('dist/adapters/node/index.js')) throw new Error('dist/ is missing: run npm run build (npm test does)');
+    if (!existsSync('dist/node/index.js')) throw new Error('dist/ is missing: run npm run build (npm test does)');
     const env = { ...process.env, FLOOD_NOW: String(NOW), FLOOD_KEYS: `${BANNED_KEY},${COUNTED_KEY}` };
     const node = [process.execPath, '--expose-gc', 'test/flood/flood-server.mjs'];
     server = spawn('unshare', ['--net', '--', 'sh', '-c', NAMESPACE_SETUP, ...node], { env });

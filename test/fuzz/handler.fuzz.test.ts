@@ -2,13 +2,13 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createPetStore, memoryPetStorage, type PetStorage } from '../../src/index.ts';
+import { createPetStore, memoryPetStorage, type PetStorage } from '../../compose/index.ts';
 import { allPets } from '../../src/storage/bulk.ts';
 import { PetSchema } from '../../src/storage/pet.ts';
 import { contractCheckerFor } from '../contract/checker.ts';
 import { faultyStorage, seededRandom } from '../helpers/faulty-storage.ts';
 import { FUZZ_KEY, requestSpec, toRequest, type RequestSpec } from './arbitraries.ts';
-import { manualClock } from '../../src/testing/index.ts';
+import { manualClock } from '../../testing/index.ts';
 
 /** Reproduce a failure with FUZZ_SEED=<seed printed by fast-check> npm test. */
 const seed = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach } from 'vitest';
 
-const CLI = 'dist/adapters/node/cli.js';
+const CLI = 'dist/cli/index.js';
 const children: ChildProcess[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
 

@@ -1,5 +1,5 @@
 /** A PetStorage wrapper that fails on purpose: a given share of calls, of chosen operations, reject. */
-import type { PetStorage } from '../../src/index.ts';
+import type { PetStorage } from '../../compose/index.ts';
 
 /** Options of {@link faultyStorage}. */
 export interface FaultOptions {

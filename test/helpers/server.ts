@@ -1,6 +1,6 @@
 /** Test helpers: a real node:http Pet Store on an ephemeral port, and assertions on Error bodies. */
 import { afterEach, expect } from 'vitest';
-import { serve, type RunningPetStore, type ServeOptions } from '../../adapters/node/index.ts';
+import { serve, type RunningPetStore, type ServeOptions } from '../../runtimes/node/index.ts';
 import { testServerBases } from '../contract/record.ts';
 
 /** The key every test server accepts, on the Enterprise plan so quotas never interfere. */

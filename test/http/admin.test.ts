@@ -3,7 +3,7 @@
  * HTTP, never limited or faulted itself, and network faults as a client on the wire meets them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type RunningPetStore } from '../../adapters/node/index.ts';
+import { serve, type RunningPetStore } from '../../runtimes/node/index.ts';
 import { expectError, KEY, postPet, startServer, type TestServer } from '../helpers/server.ts';
 
 const TOKEN = 'admin-token-0123456789';

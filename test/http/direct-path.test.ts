@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type RunningPetStore } from '../../adapters/node/index.ts';
-import { createPetStore } from '../../src/pet-store.ts';
+import { serve, type RunningPetStore } from '../../runtimes/node/index.ts';
+import { createPetStore } from '../../compose/compose.ts';
 import { memoryPetStorage } from '../../src/storage/memory-pet-storage.ts';
 import { rawConnect } from '../helpers/raw-http.ts';
 

@@ -1,7 +1,7 @@
 /** GET /v1/pets/{petId} on a real server: deprecation headers, 404, 400, and 410 after sunset. */
 import { describe, expect, it } from 'vitest';
 import { expectError, postPet, startServer } from '../helpers/server.ts';
-import { manualClock } from '../../src/testing/index.ts';
+import { manualClock } from '../../testing/index.ts';
 
 const SUNSET = Date.parse('2030-12-05T00:00:00Z');
 

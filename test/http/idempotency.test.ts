@@ -1,7 +1,7 @@
 /** Idempotency-Key on POST /pets: retries are safe, reuse with another body is refused, keys expire. */
 import { describe, expect, it } from 'vitest';
 import { expectError, KEY, postPet, startServer } from '../helpers/server.ts';
-import { manualClock } from '../../src/testing/index.ts';
+import { manualClock } from '../../testing/index.ts';
 
 const withKey = (key: string, extra: Record<string, string> = {}) => ({ headers: { 'idempotency-key': key, ...extra } });
 

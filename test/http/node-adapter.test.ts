@@ -1,9 +1,9 @@
 /** petstore-service/node: URL, await using, graceful close, and what serve() and listen() accept. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { serve } from '../../adapters/node/index.ts';
-import { listen } from '../../adapters/testing/index.ts';
-import { createPetStore, memoryPetStorage, type PetStorage } from '../../src/index.ts';
-import type { ListeningPetStore } from '../../adapters/node/index.ts';
+import { serve } from '../../runtimes/node/index.ts';
+import { listen } from '../../testing/index.ts';
+import { createPetStore, memoryPetStorage, type PetStorage } from '../../compose/index.ts';
+import type { ListeningPetStore } from '../../runtimes/node/index.ts';
 import { rawConnect } from '../helpers/raw-http.ts';
 import { KEY, startServer } from '../helpers/server.ts';
 

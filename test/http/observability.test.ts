@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPetStore, type Exchange } from '../../src/index.ts';
+import { createPetStore, type Exchange } from '../../compose/index.ts';
 import { expectError, postPet, startServer, type TestServer } from '../helpers/server.ts';
 
 /** The origin of a test server: /healthz is beside the base path, not under it. */

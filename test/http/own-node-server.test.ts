@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerClientErrors, createPetStore } from '../../adapters/node/index.ts';
+import { answerClientErrors, createPetStore } from '../../runtimes/node/index.ts';
 import { expectRawError, rawConnect, requestHead } from '../helpers/raw-http.ts';
 
 const servers: Server[] = [];

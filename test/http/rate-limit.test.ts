@@ -1,7 +1,7 @@
 /** Rate limits on a real server: windows, 429 + Retry-After, bans, anonymous callers, headers everywhere. */
 import { describe, expect, it } from 'vitest';
-import { memoryPetStorage, type PetStorage, type Plan } from '../../src/index.ts';
-import { manualClock } from '../../src/testing/index.ts';
+import { memoryPetStorage, type PetStorage, type Plan } from '../../compose/index.ts';
+import { manualClock } from '../../testing/index.ts';
 import { expectError, postPet, startServer, type TestServer } from '../helpers/server.ts';
 
 async function serverFor(plan: Plan, options: Parameters<typeof startServer>[0] = {}) {

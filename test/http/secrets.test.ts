@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPetStore, memoryPetStorage } from '../../src/index.ts';
+import { createPetStore, memoryPetStorage } from '../../compose/index.ts';
 import { faultyStorage } from '../helpers/faulty-storage.ts';
 import { startServer } from '../helpers/server.ts';
 
@@ -68,7 +68,7 @@ describe('secrets', () => {
 
   it('the command prints no configured key on start, while serving, or on shutdown', async () => {
     vi.restoreAllMocks();
-    const child = spawn(process.execPath, ['dist/adapters/node/cli.js'], {
+    const child = spawn(process.execPath, ['dist/cli/index.js'], {
       env: { ...process.env, PORT: '0', PETSTORE_API_KEYS: `${KEYS[0]}:free,${KEYS[1]}:pro` },
     });
     let output = '';

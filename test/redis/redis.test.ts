@@ -1,8 +1,8 @@
 /** The Redis stores against a real redis-server: conformance, two instances sharing one Redis, an outage. */
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisPetStorage, redisLimitStore } from '../../adapters/redis/index.ts';
-import { describePetStorageConformance, describeLimitStoreConformance } from '../../src/conformance/index.ts';
+import { redisPetStorage, redisLimitStore } from '../../stores/redis/index.ts';
+import { describePetStorageConformance, describeLimitStoreConformance } from '../../testing/conformance/index.ts';
 import { postPet, startServer, type TestServer } from '../helpers/server.ts';
 import { startRedis, type TestRedis } from './redis-server.ts';
 

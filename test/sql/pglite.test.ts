@@ -4,8 +4,8 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
-import { migrate, pgliteClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../adapters/sql/index.ts';
-import { describeLimitStoreConformance, describePetStorageConformance } from '../../src/conformance/index.ts';
+import { migrate, pgliteClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../stores/sql/index.ts';
+import { describeLimitStoreConformance, describePetStorageConformance } from '../../testing/conformance/index.ts';
 
 let db: PGlite;
 // Starting PGlite compiles its WebAssembly: 1.5 s alone, over 10 s (vitest's default hook

@@ -5,8 +5,8 @@
  */
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../adapters/sql/index.ts';
-import { describeLimitStoreConformance, describePetStorageConformance } from '../../src/conformance/index.ts';
+import { migrate, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../stores/sql/index.ts';
+import { describeLimitStoreConformance, describePetStorageConformance } from '../../testing/conformance/index.ts';
 import { postPet, startServer } from '../helpers/server.ts';
 import { startPostgres, type TestPostgres } from './postgres-server.ts';
 

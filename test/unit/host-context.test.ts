@@ -1,6 +1,6 @@
 /** What hosts hand the handler: caller addresses, mount prefixes, bodies they parsed; and the Response they get back. */
 import { describe, expect, it } from 'vitest';
-import { createPetStore, type PetStoreContext, type PetStoreOptions } from '../../src/index.ts';
+import { createPetStore, type PetStoreContext, type PetStoreOptions } from '../../compose/index.ts';
 
 const KEY = 'host-key';
 const petstore = (options: PetStoreOptions = {}) => createPetStore({ apiKeys: { [KEY]: 'pro' }, onError: () => {}, ...options });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createPetStore } from '../../src/index.ts';
+import { createPetStore } from '../../compose/index.ts';
 
 describe('redocly lint', () => {
   it('finds 0 errors in the served document (recommended rules)', async () => {

@@ -3,7 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createPetStore } from '../../src/index.ts';
+import { createPetStore } from '../../compose/index.ts';
 import { NewPetSchema } from '../../src/storage/pet.ts';
 
 async function servedDocument(options = {}) {

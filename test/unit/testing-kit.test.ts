@@ -1,6 +1,6 @@
 /** petstore-service/testing: the manual clock, fault rules, seeding and the request log. */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createTestPetStore, manualClock, matching } from '../../src/testing/index.ts';
+import { createTestPetStore, manualClock, matching } from '../../testing/index.ts';
 
 const list = (store: ReturnType<typeof createTestPetStore>, path = '/v1/pets') =>
   store.fetch(`http://api.test${path}`, { headers: { authorization: `Bearer ${store.keys.enterprise}` } });

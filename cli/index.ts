@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+/** The petstore-service command: serves the API over Node http, configured by flags and env. */
+import { randomBytes } from 'node:crypto';
+import { adminHandle } from '../controls/admin.ts';
+import { createFaults, withFaults, type FaultRule } from '../controls/faults.ts';
+import type { PetStore } from '../compose/handler.ts';
+import { withHooks } from '../compose/hooks.ts';
+import type { Plan } from '../src/limits/plans.ts';
+import { resolveOptions } from '../src/options.ts';
+import { createHandle, toPetStore } from '../compose/compose.ts';
+import { accessLog } from './access-log.ts';
+import { readSettings, type Settings } from './settings.ts';
+import { openStores, StoreError, type Stores } from './stores.ts';
+import { serve, type RunningPetStore } from '../runtimes/node/index.ts';
+import { runInit } from './init.ts';
+
+/** The version this file was built from: tsup's `define` puts package.json's version here. */
+declare const __PETSTORE_VERSION__: string;
+
+const HELP = `Usage: petstore-service [options]
+       petstore-service init <dir>   (write the service worker for pages: init --help)
+
+Serves the Pet Store API over HTTP under /v1. Pets and rate-limit counters live in
+memory unless --data, --database-url or --redis says where to keep them.
+
+Options:
+  -p, --port <port>    TCP port (env PORT, default 8080; 0 picks a free one)
+      --host <host>    interface to bind (env HOST, default 127.0.0.1)
+  -k, --key <k:plan>   an API key and its plan; repeatable (env PETSTORE_API_KEYS,
+                       comma-separated). Plans: free, pro, business,
+                       enterprise:PER_MINUTE:PER_DAY. Without keys, one free key is
+                       generated and printed.
+      --data <dir>     keep pets and limits in PGlite (PostgreSQL in WebAssembly) in
+                       this directory, created if missing. Needs @electric-sql/pglite
+      --database-url <url>
+                       keep pets and limits in PostgreSQL (env DATABASE_URL), shared
+                       by every instance using it; tables are created on start.
+                       Needs postgres. Not with --data
+      --redis <url>    keep limits in Redis (env REDIS_URL), and pets too unless
+                       --data or --database-url is given. Needs redis
+      --admin-token <t>
+                       turn on the admin API under /__admin (env PETSTORE_ADMIN_TOKEN, 16+
+                       characters): reset, seed, clock, faults and the request journal
+                       over HTTP, with Authorization: Bearer <t>. In-memory stores only
+      --delay <ms>     for demos: answer every request this much later
+      --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
+      --log <format>   the access log on stdout, one line per request: text
+                       (default; GET /v1/pets?limit=7 200 1.2ms 127.0.0.1) or json
+                       (one object per line). Never a key or a header value
+  -q, --quiet          no access log (the lines printed on start and errors stay)
+  -v, --version        print the version
+  -h, --help           show this help
+
+Examples:
+  # on http://127.0.0.1:8080/v1, with a generated free-plan key it prints
+  petstore-service
+  # on port 3000, with two keys of your own, and no access log
+  petstore-service --port 3000 --key dev-key:pro --key ci-key:free --quiet
+  # keys from the environment, on every interface, JSON log lines (in a container)
+  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0 --log json
+  # a fake backend for end-to-end tests, controlled over HTTP under /__admin
+  petstore-service --key e2e-key:free --admin-token my-admin-token-0123
+  # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
+  petstore-service --delay 300 --fail-rate 0.1
+  # pets and limits kept in ./petstore-data across restarts
+  petstore-service --data ./petstore-data
+  # pets and limits in PostgreSQL, shared by every instance started this way
+  DATABASE_URL=postgres://petstore:secret@db.internal:5432/petstore petstore-service
+  # pets in PostgreSQL, limits in Redis
+  petstore-service --database-url postgres://petstore:secret@db.internal/petstore --redis redis://cache.internal:6379
+  # pets and limits in Redis
+  REDIS_URL=redis://:secret@cache.internal:6379 petstore-service
+
+A store that cannot be reached or opened is named in one line on stderr (host and
+port, never a password), with exit code 2.
+`;
+
+/** How often the same failure is reported again while it goes on. */
+const REPEAT_REPORT_MS = 10_000;
+
+/**
+ * What the command does with a request that failed unexpectedly (a store down, say): one line on
+ * stderr, without the stack, since an outage under load must not bury the log. The same failure
+ * again is counted, not printed, and reported with its count at most every 10 s or when another
+ * failure comes.
+ */
+function failureReporter(write: (line: string) => void, now = Date.now): (error: unknown) => void {
+  let last = '';
+  let repeats = 0;
+  let reportedAt = 0;
+  return (error) => {
+    const line = `a request failed with 500: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
+    if (line === last && now() - reportedAt < REPEAT_REPORT_MS) {
+      repeats++;
+      return;
+    }
+    if (repeats && line !== last) write(`(the failure before happened ${repeats} more times)`);
+    write(line === last && repeats ? `${line} (${repeats} more times since the last report)` : line);
+    [last, repeats, reportedAt] = [line, 0, now()];
+  };
+}
+
+/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
+function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, adminToken, log }: Settings, { storage, limitStore }: Stores): PetStore {
+  const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
+  const onResponse = log && accessLog(log, apiKeys.keys(), (line) => process.stdout.write(`${line}\n`));
+  const config = resolveOptions({
+    apiKeys,
+    onError,
+    ...(onResponse && { onResponse }),
+    ...(storage && { storage }),
+    ...(limitStore && { limitStore }),
+    ...(adminToken && { admin: { token: adminToken } }),
+  });
+  const standingFaults: FaultRule[] = [];
+  if (delayMs) standingFaults.push({ delayMs, times: 'always' });
+  if (failRate) standingFaults.push({ status: 503, probability: failRate, times: 'always' });
+  // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
+  const handle = config.admin ? adminHandle({ ...config, admin: config.admin }, { createHandle, standingFaults }) : withFaults(createHandle(config), demoFaults(standingFaults));
+  // The hooks outside the faults: the log shows the 503s they answer and the time they add.
+  return toPetStore(withHooks(handle, config), config.basePath);
+}
+
+/** An injector holding `rules` and nothing else. */
+function demoFaults(rules: readonly FaultRule[]) {
+  const faults = createFaults();
+  for (const rule of rules) faults.inject(rule);
+  return faults;
+}
+
+/** Why the server could not start, in the user's terms: which port, which host. */
+function startFailure(error: unknown, { port, host }: Settings): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'EADDRINUSE') return `port ${port} is already in use on ${host}; pick another with --port`;
+  // ENOTFOUND: the name resolves to nothing; EADDRNOTAVAIL: an address no interface here has.
+  if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL') return `cannot listen on host "${host}": no such interface/address`;
+  return message;
+}
+
+/**
+ * On SIGINT or SIGTERM: stop accepting, let in-flight requests finish, close the stores, and let
+ * the process end (exit code 0). Not serve's `handleSignals`, which closes only the server: an
+ * open database or Redis client would keep the process alive. A second signal ends it at once.
+ */
+function closeOnSignals(running: RunningPetStore, stores: Stores): void {
+  const stop = () => {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+    running
+      .close()
+      .then(() => stores.close())
+      .catch((error: unknown) => fail(1, `while stopping: ${(error as Error).message}`));
+  };
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+}
+
+/** One line on stderr, no stack trace, and the exit code: 2 for what the user asked, 1 for what went wrong. */
+function fail(exitCode: 1 | 2, message: string): never {
+  process.stderr.write(`petstore-service: ${message.split('\n')[0]}\n`);
+  process.exit(exitCode);
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === 'init') {
+    process.exitCode = runInit(process.argv.slice(3));
+    return;
+  }
+  let settings: Settings;
+  try {
+    settings = readSettings(process.argv.slice(2), process.env);
+  } catch (error) {
+    fail(2, `${(error as Error).message.split('\n')[0]}; see --help`);
+  }
+  if (settings.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (settings.version) {
+    process.stdout.write(`${__PETSTORE_VERSION__}\n`);
+    return;
+  }
+  const apiKeys = new Map(settings.apiKeys);
+  const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
+  if (generatedKey) apiKeys.set(generatedKey, 'free');
+
+  let stores: Stores;
+  try {
+    stores = await openStores(settings.stores, (line) => process.stderr.write(`petstore-service: ${line}\n`));
+  } catch (error) {
+    if (error instanceof StoreError) fail(2, error.message);
+    throw error;
+  }
+  const handler = demoPetStore(apiKeys, settings, stores);
+  let running: RunningPetStore;
+  try {
+    running = await serve(handler, { port: settings.port, hostname: settings.host });
+  } catch (error) {
+    fail(1, startFailure(error, settings));
+  }
+  closeOnSignals(running, stores);
+  const { url } = running;
+  const lines = [`Pet Store API listening on ${url}`, stores.banner];
+  if (settings.adminToken) lines.push(`Admin API on ${new URL('/__admin', url).href} (Authorization: Bearer <the admin token>)`);
+  if (settings.delayMs || settings.failRate) {
+    lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);
+  }
+  if (generatedKey) {
+    lines.push(`API key (free plan, generated for this run): ${generatedKey}`);
+    lines.push(`Try: curl -H "Authorization: Bearer ${generatedKey}" ${url}/pets`);
+  } else {
+    // Configured keys are secrets: say how many, never which.
+    lines.push(`Using ${apiKeys.size} API key(s) from ${settings.keySource}.`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => fail(1, (error as Error).message));

@@ -1,0 +1,127 @@
+/** The hooks and /healthz in process: which requests the hooks see, what they cannot break, where /healthz lives. */
+import { describe, expect, it } from 'vitest';
+import { createFaults, withFaults } from '../controls/faults.ts';
+import { withHooks } from './hooks.ts';
+import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/options.ts';
+import { createHandle, createPetStore, toPetStore } from './compose.ts';
+
+const KEY = 'hook-key';
+const authed = { authorization: `Bearer ${KEY}` };
+
+/** A store whose hooks write what they see to `seen`, in the order they are called. */
+function watchedStore(options: PetStoreOptions = {}) {
+  const seen: string[] = [];
+  const exchanges: Exchange[] = [];
+  const petstore = createPetStore({
+    apiKeys: { [KEY]: 'pro' },
+    onError: () => {},
+    onRequest: (request) => void seen.push(`request ${request.method} ${new URL(request.url).pathname}`),
+    onResponse: (exchange) => {
+      exchanges.push(exchange);
+      seen.push(`response ${exchange.request.method} ${new URL(exchange.request.url).pathname} ${exchange.response.status}`);
+    },
+    ...options,
+  });
+  return { petstore, seen, exchanges };
+}
+
+describe('the onRequest and onResponse hooks', () => {
+  it('see every request the handler answers, the request first: API calls, preflights, 404s outside the base path, /healthz', async () => {
+    const { petstore, seen } = watchedStore({ cors: ['https://app.example'] });
+    await petstore.fetch('http://x/v1/pets', { headers: authed });
+    await petstore.fetch('http://x/v1/pets', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    await petstore.fetch('http://x/elsewhere');
+    await petstore.fetch('http://x/healthz');
+    await petstore.fetch('http://x/v1/pets');
+    expect(seen).toEqual([
+      'request GET /v1/pets',
+      'response GET /v1/pets 200',
+      'request OPTIONS /v1/pets',
+      'response OPTIONS /v1/pets 204',
+      'request GET /elsewhere',
+      'response GET /elsewhere 404',
+      'request GET /healthz',
+      'response GET /healthz 200',
+      'request GET /v1/pets',
+      'response GET /v1/pets 401',
+    ]);
+  });
+
+  it('hand onResponse the very response the client gets, its time and the address the host told', async () => {
+    const { petstore, exchanges } = watchedStore();
+    const response = await petstore.fetch(new Request('http://x/v1/pets', { headers: authed }), { clientAddress: '203.0.113.7' });
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]!.response).toBe(response);
+    expect(exchanges[0]!.clientAddress).toBe('203.0.113.7');
+    expect(exchanges[0]!.ms).toBeGreaterThanOrEqual(0);
+    expect(await response.json()).toEqual([]);
+  });
+
+  it('leave clientAddress out when no host tells it', async () => {
+    const { petstore, exchanges } = watchedStore();
+    await petstore.fetch('http://x/v1/pets', { headers: authed });
+    expect('clientAddress' in exchanges[0]!).toBe(false);
+  });
+
+  it('send a rejected async hook to onError, and the answer is unchanged', async () => {
+    const errors: unknown[] = [];
+    const failure = new Error('the log collector is down');
+    const petstore = createPetStore({ apiKeys: { [KEY]: 'pro' }, onError: (error) => errors.push(error), onResponse: async () => Promise.reject(failure) });
+    const response = await petstore.fetch('http://x/v1/pets', { headers: authed });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([]);
+    expect(errors).toEqual([failure]);
+  });
+
+  it('cannot break the answer even when onError throws on what a hook threw', async () => {
+    const petstore = createPetStore({
+      apiKeys: { [KEY]: 'pro' },
+      onError: () => {
+        throw new Error('onError is broken too');
+      },
+      onRequest: () => {
+        throw new Error('onRequest is broken');
+      },
+      onResponse: () => {
+        throw new Error('onResponse is broken');
+      },
+    });
+    const response = await petstore.fetch('http://x/v1/pets', { headers: authed });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([]);
+  });
+
+  it('see what is put inside them: a fault answers 503 and onResponse sees the 503 and its delay', async () => {
+    const exchanges: Exchange[] = [];
+    const config = resolveOptions({ apiKeys: { [KEY]: 'pro' }, onResponse: (exchange) => void exchanges.push(exchange) });
+    const faults = createFaults();
+    faults.inject({ status: 503, delayMs: 20 });
+    const petstore = toPetStore(withHooks(withFaults(createHandle(config), faults), config), config.basePath);
+    const response = await petstore.fetch('http://x/v1/pets', { headers: authed });
+    expect(response.status).toBe(503);
+    expect(exchanges.map(({ response: { status }, ms }) => ({ status, late: ms >= 19 }))).toEqual([{ status: 503, late: true }]);
+  });
+});
+
+describe('/healthz', () => {
+  it('answers 200 {"status":"ok"} at the mount path root, without a key', async () => {
+    const petstore = createPetStore();
+    const response = await petstore.fetch(new Request('http://x/api/healthz'), { mountPath: '/api' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('is /healthz beside the operations when the API is served from the root (basePath "")', async () => {
+    const petstore = createPetStore({ basePath: '' });
+    const health = await petstore.fetch('http://x/healthz');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect((await petstore.fetch('http://x/pets')).status).toBe(401);
+  });
+
+  it('is not under the base path: /v1/healthz is an API path, which wants a key', async () => {
+    const response = await createPetStore().fetch('http://x/v1/healthz');
+    expect(response.status).toBe(401);
+  });
+});

@@ -1,0 +1,91 @@
+/** A fake backend's controls, one implementation for the test kit (in process) and the admin API (over HTTP): state, clock, faults, journal. */
+import { createAuthenticator } from '../src/auth/auth.ts';
+import type { Handle } from '../src/handle.ts';
+import { refusalHeaders } from '../src/limits/limiter.ts';
+import { memoryLimitStore } from '../src/limits/memory-limit-store.ts';
+import { PLAN_QUOTAS, planQuota } from '../src/limits/plans.ts';
+import type { ResolvedOptions } from '../src/options.ts';
+import { allPets, seedPets } from '../src/storage/bulk.ts';
+import { memoryPetStorage } from '../src/storage/memory-pet-storage.ts';
+import type { Pet } from '../src/storage/pet.ts';
+import type { PetStorage } from '../src/storage/pet-storage.ts';
+import type { ManualClock } from './clock.ts';
+import { createFaults, interruptedReply, type FaultInjector, type FaultRule } from './faults.ts';
+import { recordedExchange, type RecordedExchange } from './journal.ts';
+
+/** What controls are made of. */
+export interface ControlSettings {
+  /** The store's options; its storage and limit store are replaced by fresh memory ones on every reset, its clock by `clock`. */
+  readonly config: ResolvedOptions;
+  /** The clock every window, ban and the sunset date follow. */
+  readonly clock: ManualClock;
+  /** Builds the request path (pet-store.ts's createHandle, passed in so this module sits beside it, not above it). */
+  readonly createHandle: (config: ResolvedOptions) => Handle;
+  /** Faults injected at the start and again after every reset (the command's `--delay`, `--fail-rate`). */
+  readonly standingFaults?: readonly FaultRule[];
+}
+
+/** A store's controls: what the test kit exposes and the admin API serves. */
+export interface Controls {
+  readonly clock: ManualClock;
+  readonly faults: FaultInjector;
+  /** Every exchange so far, oldest first. */
+  readonly requests: RecordedExchange[];
+  /** The request path behind the faults, recording each exchange in `requests`. */
+  readonly handle: Handle;
+  /** Stores pets, validated like `POST /pets`: a TypeError naming the first invalid one (0-based) stores nothing. */
+  seed(pets: readonly unknown[]): Promise<Pet[]>;
+  /** Everything stored, in id order. */
+  pets(): Promise<Pet[]>;
+  /** Requests held by a fault end with a 503, unhandled; then pets, ids, counters, bans, idempotency keys, faults and the journal start over. */
+  reset(): void;
+}
+
+/** Controls over a store kept in memory. */
+export function createControls({ config, clock, createHandle, standingFaults = [] }: ControlSettings): Controls {
+  const authenticate = createAuthenticator(config.apiKeys);
+  // A 429 fault tells the caller's plan, as a real refusal does.
+  const quotaHeaders = async (request: Request, retryAfterSeconds: number) => {
+    const authentication = authenticate(request);
+    const quota = 'caller' in authentication ? planQuota(authentication.caller.plan) : PLAN_QUOTAS.free;
+    return refusalHeaders(quota, clock.now(), retryAfterSeconds);
+  };
+  const faults = createFaults({ quotaHeaders });
+  const requests: RecordedExchange[] = [];
+  let generation = 0;
+  let storage: PetStorage;
+  let current: Handle;
+  const start = () => {
+    storage = memoryPetStorage();
+    current = createHandle({ ...config, now: clock.now, storage, limitStore: memoryLimitStore() });
+    for (const rule of standingFaults) faults.inject(rule);
+  };
+  start();
+
+  const handle: Handle = async (request, context) => {
+    const started = performance.now();
+    // A request that arrived before a reset never reaches the state after it: no ghost pets.
+    const arrivedIn = generation;
+    const requestBody = request.body ? await request.clone().text() : '';
+    const response = await faults.apply(request, async () => (generation === arrivedIn ? current(request, context) : interruptedReply()));
+    const exchange = await recordedExchange({ request, requestBody, response, ms: performance.now() - started, now: clock.now() });
+    if (generation === arrivedIn) requests.push(exchange);
+    return response;
+  };
+
+  return {
+    clock,
+    faults,
+    requests,
+    handle,
+    seed: (pets) => seedPets(storage, pets, config.defaultStatus),
+    pets: () => allPets(storage),
+    reset() {
+      generation++;
+      faults.interrupt();
+      faults.clear();
+      requests.length = 0;
+      start();
+    },
+  };
+}

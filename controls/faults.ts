@@ -1,0 +1,244 @@
+/** Faults in front of the request path: error answers, network failures and delays, for testing clients' retry logic. */
+import type { Handle } from '../src/handle.ts';
+import { assertKnownOptions } from '../src/options.ts';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../src/response/api-error.ts';
+import { errorReply, render } from '../src/response/reply.ts';
+
+/**
+ * One fault to inject: the same shape in JavaScript (`faults.inject(rule)`) and as the JSON body
+ * of `POST /__admin/faults` (where `path` is a string). Without `status` or `network` it only delays.
+ *
+ * @example
+ * const rule: FaultRule = { status: 429, method: 'POST', path: '/v1/pets', times: 2, retryAfterSeconds: 30 };
+ */
+export interface FaultRule {
+  /**
+   * Answer with this status, 400 to 599, instead of the API: its Error body (`code` as the API
+   * uses it for that status) and headers (429: `Retry-After` and quota headers; 503:
+   * `Retry-After`; 401: `WWW-Authenticate`).
+   */
+  readonly status?: number;
+  /** The Error body's `code`. Default: the API's code for `status`, else `invalid_request` (4xx) or `internal_error` (5xx). */
+  readonly code?: ErrorCode;
+  /** The Error body's `message`. Default: one naming the fault. */
+  readonly message?: string;
+  /**
+   * A network failure instead of an answer. `reset`: the connection is closed with no response
+   * (in process, `fetch` rejects with a TypeError, as on a real network error). `hang`: no answer
+   * until the client aborts (in process, `fetch` rejects with the abort reason).
+   */
+  readonly network?: 'reset' | 'hang';
+  /** Wait this many real milliseconds first (to exercise client timeouts). */
+  readonly delayMs?: number;
+  /** How many matching requests it applies to. Default 1; `'always'` until cleared. */
+  readonly times?: number | 'always';
+  /** Share of matching requests it hits, 0 to 1. Default 1. */
+  readonly probability?: number;
+  /** Only requests with this method. */
+  readonly method?: string;
+  /** Only requests whose path equals this string (e.g. `/v1/pets`) or matches this pattern. */
+  readonly path?: string | RegExp;
+  /**
+   * Handle the request first and then answer the fault, as when a response is lost after the
+   * server committed. This is how a retried create without an Idempotency-Key makes a duplicate.
+   */
+  readonly afterHandling?: boolean;
+  /** `Retry-After` seconds on a 429 or 503. Default 1. */
+  readonly retryAfterSeconds?: number;
+}
+
+/** A rule still waiting for requests, as `faults.list()` and `GET /__admin/faults` show it. */
+export interface PendingFault extends FaultRule {
+  /** Names the rule (`DELETE` takes them all; ids are for reading logs and tests). */
+  readonly id: string;
+  /** Requests it will still apply to. */
+  readonly left: number | 'always';
+}
+
+/**
+ * The faults waiting to hit requests.
+ *
+ * @example
+ * store.faults.inject({ network: 'reset', method: 'POST' });
+ * store.faults.failNext(2, { status: 503 });
+ */
+export interface Faults {
+  /** Adds a rule and returns its id. Every matching rule adds its delay; the first matching failure answers. A rule that cannot work is a TypeError. */
+  inject(rule: FaultRule): string;
+  /** The next `count` requests (matching `rule`) answer `status` (default 503). */
+  failNext(count?: number, rule?: Omit<FaultRule, 'times'>): string;
+  /** The next `count` requests (matching `rule`) wait `ms` real milliseconds first. */
+  delayNext(count: number, ms: number, rule?: Omit<FaultRule, 'times' | 'delayMs'>): string;
+  /** Rules that can still apply, oldest first. */
+  list(): PendingFault[];
+  /** Removes every rule. */
+  clear(): void;
+  /** How many rules can still apply. */
+  readonly pending: number;
+}
+
+/** What an injector needs besides its rules. */
+interface FaultSettings {
+  /** Decides which requests a `probability` hits. Default `Math.random`. */
+  readonly random?: () => number;
+  /** The quota headers of a 429 for this request's caller, waiting `retryAfterSeconds`. */
+  readonly quotaHeaders?: (request: Request, retryAfterSeconds: number) => Promise<Record<string, string>>;
+}
+
+/** {@link Faults} plus the step that applies them, and the way to end requests they hold. */
+export interface FaultInjector extends Faults {
+  /** Runs `handle` for `request`, unless a rule answers instead (after any delay). `Response.error()` stands for a reset connection. */
+  apply(request: Request, handle: () => Promise<Response>): Promise<Response>;
+  /** Ends every request waiting in a delay or a hang with a JSON 503 now, unhandled (so a reset leaves no ghost pet). */
+  interrupt(): void;
+}
+
+const RULE_FIELDS: readonly (keyof FaultRule)[] = [
+  'status', 'code', 'message', 'network', 'delayMs', 'times', 'probability', 'method', 'path', 'afterHandling', 'retryAfterSeconds',
+];
+
+/** The API's code for each status it answers; other statuses get the class's generic code. */
+const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
+  400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 408: 'request_timeout',
+  410: 'gone', 413: 'payload_too_large', 415: 'unsupported_media_type', 417: 'expectation_failed',
+  422: 'idempotency_key_reused', 429: 'rate_limited', 431: 'headers_too_large', 500: 'internal_error', 503: 'service_unavailable',
+};
+
+/** `rule` if every field of it can work, else a TypeError naming the field (the admin API answers it as a 400). */
+export function checkFaultRule(rule: unknown, what = 'fault'): FaultRule {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw new TypeError(`${what} must be an object`);
+  assertKnownOptions(rule, RULE_FIELDS, what);
+  const r = rule as Record<keyof FaultRule, unknown>;
+  const fail = (field: string, must: string) => {
+    throw new TypeError(`${what}: ${field} must be ${must}`);
+  };
+  const isCount = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  if (r.status !== undefined && !(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)) fail('status', 'an integer from 400 to 599');
+  if (r.code !== undefined && !ERROR_CODES.includes(r.code as ErrorCode)) fail('code', `one of ${ERROR_CODES.join(', ')}`);
+  if (r.message !== undefined && typeof r.message !== 'string') fail('message', 'a string');
+  if (r.network !== undefined && r.network !== 'reset' && r.network !== 'hang') fail('network', '"reset" or "hang"');
+  if (r.network !== undefined && r.status !== undefined) fail('status', 'left out with network (a network fault sends no status)');
+  if ((r.code !== undefined || r.message !== undefined) && r.status === undefined) fail('status', 'given with code or message');
+  if (r.delayMs !== undefined && !isCount(r.delayMs)) fail('delayMs', 'a whole number of milliseconds, 0 or more');
+  if (r.status === undefined && r.network === undefined && !((r.delayMs as number) > 0)) fail('status, network or delayMs', 'given: a fault with none of them does nothing');
+  if (r.times !== undefined && r.times !== 'always' && !(isCount(r.times) && (r.times as number) > 0)) fail('times', 'a positive integer or "always"');
+  if (r.probability !== undefined && !(typeof r.probability === 'number' && r.probability >= 0 && r.probability <= 1)) fail('probability', 'a number from 0 to 1');
+  if (r.method !== undefined && !(typeof r.method === 'string' && /^[A-Za-z]+$/.test(r.method))) fail('method', 'an HTTP method like "POST"');
+  if (r.path !== undefined && typeof r.path !== 'string' && !(r.path instanceof RegExp)) fail('path', 'a string like "/v1/pets" or a RegExp');
+  if (r.afterHandling !== undefined && typeof r.afterHandling !== 'boolean') fail('afterHandling', 'true or false');
+  if (r.afterHandling && r.status === undefined && r.network !== 'reset') fail('afterHandling', 'used with status or network "reset"');
+  if (r.retryAfterSeconds !== undefined && !(isCount(r.retryAfterSeconds) && (r.retryAfterSeconds as number) > 0)) fail('retryAfterSeconds', 'a positive whole number');
+  return rule as FaultRule;
+}
+
+/** The ApiError a failure rule answers with. */
+function faultError(rule: FaultRule, quota: Record<string, string> | undefined): ApiError {
+  const status = rule.status!;
+  const code = rule.code ?? CODE_OF_STATUS[status] ?? (status < 500 ? 'invalid_request' : 'internal_error');
+  const retryAfter = String(rule.retryAfterSeconds ?? 1);
+  const headers: Record<string, string> = {};
+  if (status === 429) Object.assign(headers, quota, { 'Retry-After': retryAfter });
+  if (status === 503) headers['Retry-After'] = retryAfter;
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer realm="petstore"';
+  return new ApiError({ status, code, message: rule.message ?? `Injected fault: ${status} ${code}.`, headers });
+}
+
+/** The answer for requests that arrived before a reset and were still unanswered: a fault was holding them, or they had not reached the request path. */
+export function interruptedReply(): Response {
+  const error = new ApiError({ status: 503, code: 'service_unavailable', message: 'The fake backend was reset while this request waited.', headers: { 'Retry-After': '1' } });
+  return render(errorReply(error, () => {}));
+}
+
+/**
+ * An empty set of fault rules.
+ *
+ * @example
+ * const faults = createFaults();
+ * faults.failNext(2, { status: 503, method: 'POST' });
+ */
+export function createFaults({ random = Math.random, quotaHeaders }: FaultSettings = {}): FaultInjector {
+  let rules: { rule: FaultRule; id: string; left: number }[] = [];
+  let ids = 0;
+  /** Requests held in a delay or a hang: each ends early with the reply it is given. */
+  const held = new Set<(reply: Response) => void>();
+
+  const matches = ({ method, path }: FaultRule, request: Request) => {
+    if (method && method.toUpperCase() !== request.method) return false;
+    if (path === undefined) return true;
+    const pathname = new URL(request.url).pathname;
+    return typeof path === 'string' ? path === pathname : path.test(pathname);
+  };
+  /** Resolves after `ms`, or with the reply the request is interrupted with. */
+  const hold = (ms: number, signal: AbortSignal) =>
+    new Promise<Response | undefined>((resolve) => {
+      const end = (reply?: Response) => {
+        clearTimeout(timer);
+        held.delete(end);
+        signal.removeEventListener('abort', onAbort);
+        resolve(reply);
+      };
+      const onAbort = () => end(Response.error());
+      const timer = ms === Infinity ? undefined : setTimeout(end, ms);
+      held.add(end);
+      signal.addEventListener('abort', onAbort);
+    });
+
+  const inject = (rule: FaultRule) => {
+    checkFaultRule(rule, 'faults.inject');
+    const id = `fault-${++ids}`;
+    rules.push({ rule, id, left: rule.times === 'always' ? Infinity : (rule.times ?? 1) });
+    return id;
+  };
+  const live = () => rules.filter((entry) => entry.left > 0);
+
+  return {
+    inject,
+    failNext: (count = 1, rule = {}) => inject({ status: 503, ...rule, times: count }),
+    delayNext: (count, ms, rule = {}) => inject({ ...rule, delayMs: ms, times: count }),
+    list: () => live().map(({ rule, id, left }) => ({ ...rule, id, left: left === Infinity ? 'always' : left })),
+    clear() {
+      rules = [];
+    },
+    get pending() {
+      return live().length;
+    },
+    interrupt() {
+      for (const end of [...held]) end(interruptedReply());
+    },
+    async apply(request, handle) {
+      let delayMs = 0;
+      let failure: FaultRule | undefined;
+      for (const entry of rules) {
+        if (entry.left <= 0 || !matches(entry.rule, request) || random() >= (entry.rule.probability ?? 1)) continue;
+        entry.left--;
+        delayMs += entry.rule.delayMs ?? 0;
+        if (entry.rule.status !== undefined || entry.rule.network !== undefined) {
+          failure = entry.rule;
+          break;
+        }
+      }
+      rules = live();
+      const hang = failure?.network === 'hang';
+      if (delayMs > 0 || hang) {
+        const interrupted = await hold(hang ? Infinity : delayMs, request.signal);
+        if (interrupted) return interrupted;
+      }
+      if (!failure) return handle();
+      // Drained, so the request's work is done before its answer is lost.
+      if (failure.afterHandling) await (await handle()).arrayBuffer();
+      if (failure.network === 'reset') return Response.error();
+      const quota = failure.status === 429 ? await quotaHeaders?.(request, failure.retryAfterSeconds ?? 1) : undefined;
+      return render(errorReply(faultError(failure, quota), () => {}));
+    },
+  };
+}
+
+/**
+ * `handle` behind `faults`: every request meets the rules first (the command's demo flags, without the admin API).
+ *
+ * @example
+ * const handle = withFaults(createHandle(config), faults);
+ */
+export function withFaults(handle: Handle, faults: FaultInjector): Handle {
+  return (request, context) => faults.apply(request, () => handle(request, context));
+}

@@ -1,0 +1,105 @@
+/** createTestPetStore: the Pet Store as a fake backend in process, on the same controls the admin API serves over HTTP. */
+import { apiKeyEntries } from '../src/auth/api-keys.ts';
+import { withAdmin } from '../controls/admin.ts';
+import { manualClock, type ManualClock } from '../controls/clock.ts';
+import { createControls } from '../controls/controls.ts';
+import type { Faults } from '../controls/faults.ts';
+import { verifyRequests, type RecordedExchange, type Verification } from '../controls/journal.ts';
+import type { PetStoreHandler } from '../compose/handler.ts';
+import { withHooks } from '../compose/hooks.ts';
+import { resolveOptions, type PetStoreOptions } from '../src/options.ts';
+import { createHandle, toPetStore } from '../compose/compose.ts';
+import type { Pet } from '../src/storage/pet.ts';
+
+/** A ready API key per plan; a test store accepts all of them. */
+export const TEST_KEYS = {
+  free: 'test-key-free',
+  pro: 'test-key-pro',
+  business: 'test-key-business',
+  enterprise: 'test-key-enterprise',
+} as const;
+
+const TEST_PLANS = {
+  [TEST_KEYS.free]: 'free',
+  [TEST_KEYS.pro]: 'pro',
+  [TEST_KEYS.business]: 'business',
+  [TEST_KEYS.enterprise]: { perMinute: 1_000_000, perDay: 1_000_000_000 },
+} as const;
+
+/** Options of {@link createTestPetStore}: the store's options, minus what the test store owns. */
+export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'storage' | 'limitStore'> {
+  /** Where the manual clock starts. Default: the real time at creation. */
+  readonly start?: Date | number | string;
+}
+
+/**
+ * A Pet Store for tests: a handler (serve it, or mount it, like any Pet Store) plus controls.
+ *
+ * @example
+ * const petstore: TestPetStore = createTestPetStore({ start: '2026-01-01T00:00:00Z' });
+ * petstore.clock.advance(60_000);
+ */
+export interface TestPetStore extends PetStoreHandler {
+  /** Exactly the global `fetch`: give it to a client, or assign it to `globalThis.fetch`. No network. */
+  readonly fetch: typeof fetch;
+  /** The clock every window, ban, key expiry and the sunset date follow. */
+  readonly clock: ManualClock;
+  /** A key per plan: `keys.free`, `keys.pro`, `keys.business`, `keys.enterprise`. */
+  readonly keys: typeof TEST_KEYS;
+  /** Every exchange so far, oldest first (cleared by `reset`); find them with {@link matching}. */
+  readonly requests: readonly RecordedExchange[];
+  /** Error answers, network faults and delays for the next requests. */
+  readonly faults: Faults;
+  /** Stores pets, validated like `POST /pets`; resolves to them with their ids. One invalid pet (a TypeError naming it) stores none. */
+  seed(pets: readonly unknown[]): Promise<Pet[]>;
+  /** Everything stored, in id order. */
+  pets(): Promise<Pet[]>;
+  /**
+   * Starts over: requests a fault is holding (delayed or hung) end with a JSON 503 and store
+   * nothing; then pets (ids from 1 again), quotas, bans, idempotency keys, faults and the log are cleared.
+   */
+  reset(): Promise<void>;
+  /** Throws an Error listing every recorded request unless exactly `times` match (`method`, `path`, `status`). */
+  verify(verification: Verification): void;
+  /** Throws an Error listing the faults that never applied, if any. */
+  assertNoPendingFaults(): void;
+}
+
+/**
+ * The Pet Store as a fake backend. Use `petstore.fetch` as your client's `fetch`: no network,
+ * no ports, no sleeping. `listen(petstore)` (from this module) serves it on a port if you need one.
+ *
+ * @example
+ * const petstore = createTestPetStore();
+ * await petstore.seed([{ name: 'Rex', categoryId: 1 }]);
+ * const response = await petstore.fetch('http://api.test/v1/pets', {
+ *   headers: { authorization: `Bearer ${petstore.keys.free}` },
+ * });
+ */
+export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetStore {
+  const { start, ...storeOptions } = options;
+  const clock = manualClock(start);
+  const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
+  // Checked once, so a bad option throws here; reset() swaps only the state.
+  const config = resolveOptions({ ...storeOptions, apiKeys, now: clock.now });
+  const controls = createControls({ config, clock, createHandle });
+  const handle = config.admin ? withAdmin(controls, { ...config, admin: config.admin }) : controls.handle;
+  const petstore = toPetStore(withHooks(handle, config), config.basePath);
+
+  return Object.assign(petstore, {
+    // The standard fetch: a second argument is a RequestInit, never a server context.
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => petstore(new Request(input, init))) as typeof fetch,
+    clock,
+    keys: TEST_KEYS,
+    requests: controls.requests,
+    faults: controls.faults,
+    seed: controls.seed,
+    pets: controls.pets,
+    reset: async () => controls.reset(),
+    verify: (verification: Verification) => verifyRequests(controls.requests, verification),
+    assertNoPendingFaults() {
+      const pending = controls.faults.list();
+      if (pending.length > 0) throw new Error(`${pending.length} fault(s) never applied:\n${pending.map((fault) => `  ${JSON.stringify(fault)}`).join('\n')}`);
+    },
+  });
+}
