@@ -5,10 +5,12 @@
  * from its own floor and the floors below it, never from one above.
  */
 const FLOORS = [
-  // What users run or import: the command, the test kit, the runtimes' serve() and entries.
-  ['entries', '^cli/|^testing/|^runtimes/'],
+  // What users run or import: the command, the test kit, each runtime's entry (serve(), the service worker).
+  ['entries', '^cli/|^testing/|^runtimes/serve\\.ts$|^runtimes/[^/]+/(index|worker)\\.ts$'],
   // The one composition root and the package's public face: every product is built there.
   ['compose', '^compose/'],
+  // How each host's objects become the core's one Host (node:http's request view, client errors, shutdown, Deno's and Bun's contexts).
+  ['hosts', '^runtimes/'],
   // Where pets and limits live besides memory (IndexedDB, Redis, SQL).
   ['stores', '^stores/'],
   // The fake-backend layer the composition root can put in front of the API: clock, faults, journal, admin API.
@@ -28,7 +30,8 @@ const upward = FLOORS.slice(1).map(([name, path], index) => ({
   name: `no-import-up-from-${name}`,
   comment: `${name} is below ${FLOORS.slice(0, index + 1).map(([above]) => above).join(', ')}: it must not import from them`,
   severity: 'error',
-  from: { path },
+  // A floor's pattern may also match a floor above it (runtimes/ holds entries and hosts): the higher floor wins.
+  from: { path, pathNot: FLOORS.slice(0, index + 1).map(([, above]) => `(${above})`).join('|') },
   to: { path: FLOORS.slice(0, index + 1).map(([, above]) => `(${above})`).join('|') },
 }));
 
@@ -36,6 +39,13 @@ module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'A cycle makes two modules one: break it', severity: 'error', from: {}, to: { circular: true } },
     ...upward,
+    {
+      name: 'core-through-its-entry',
+      comment: 'Outside src/, the core is imported through src/index.ts only: one seam, not a module per need',
+      severity: 'error',
+      from: { path: '^(compose|controls|runtimes|stores|testing|cli)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/index\\.ts$' },
+    },
     {
       name: 'core-is-runtime-neutral',
       comment: 'src/ runs in every runtime and the browser: no node: modules',

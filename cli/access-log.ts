@@ -1,5 +1,5 @@
-/** The petstore-service command's access log: one line per answered request, written from the store's onResponse hook. */
-import type { Exchange } from '../src/options.ts';
+/** The petstore-service command's access log: one line per answered request, told by the composition's observer (no Response needed, so node:http keeps its direct path). */
+import type { Answered } from '../compose/boundary.ts';
 
 /** `text` for people (`GET /v1/pets?limit=7 200 1.2ms 127.0.0.1`), `json` for log collectors. */
 export type LogFormat = 'text' | 'json';
@@ -15,23 +15,54 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
 }
 
 /**
- * The `onResponse` hook that writes one line per answer: method, path with query, status,
+ * The observer that writes one line per answer: method, path with query, status,
  * milliseconds (to 0.1) and the caller's address (`-` when unknown). Never a header value, and
  * never a key: one of `keys` misplaced in the path or query (as typed or percent-encoded) is
  * written as `[redacted]`.
  */
-export function accessLog(format: LogFormat, keys: Iterable<string>, write: (line: string) => void): (exchange: Exchange) => void {
+export function accessLog(format: LogFormat, keys: Iterable<string>, write: (line: string) => void): (answered: Answered) => void {
   const redact = keyRedactor([...keys]);
-  return ({ request, response, ms, clientAddress }) => {
-    const { pathname, search } = new URL(request.url);
-    const path = redact(pathname + search);
+  return ({ request, status, ms, clientAddress }) => {
+    const path = redact(pathOf(request.url));
     const tenths = Math.round(ms * 10) / 10;
     if (format === 'text') {
-      write(`${request.method} ${path} ${response.status} ${tenths.toFixed(1)}ms ${clientAddress ?? '-'}`);
+      write(`${request.method} ${path} ${status} ${tenths.toFixed(1)}ms ${clientAddress ?? '-'}`);
       return;
     }
     const time = new Date().toISOString();
-    write(JSON.stringify({ time, method: request.method, path, status: response.status, ms: tenths, caller: clientAddress ?? null }));
+    write(JSON.stringify({ time, method: request.method, path, status, ms: tenths, caller: clientAddress ?? null }));
+  };
+}
+
+/** The path and query of an absolute URL, without parsing it: a URL parse per line cost more than the line's write. */
+function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash < 0 ? '/' : url.slice(slash);
+}
+
+/** Where the log's lines go: collected and written once per turn of the event loop, and the rest when the process exits. */
+interface LineSink {
+  write(text: string): unknown;
+}
+
+/**
+ * A `write` for {@link accessLog} that batches: one write per event-loop turn instead of one per
+ * request (a write is a system call; under load a turn answers several requests). Lines still
+ * waiting when the process exits are written then (stdout to a file, terminal or pipe is
+ * synchronous on Linux, so they are not lost).
+ */
+export function lineWriter(sink: LineSink): (line: string) => void {
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    sink.write(text);
+  };
+  process.on('exit', flush);
+  return (line) => {
+    if (pending === '') setImmediate(flush);
+    pending += `${line}\n`;
   };
 }
 

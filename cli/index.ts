@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 /** The petstore-service command: serves the API over Node http, configured by flags and env. */
 import { randomBytes } from 'node:crypto';
-import { adminHandle } from '../controls/admin.ts';
-import { createFaults, withFaults, type FaultRule } from '../controls/faults.ts';
+import { compose } from '../compose/compose.ts';
 import type { PetStore } from '../compose/handler.ts';
-import { withHooks } from '../compose/hooks.ts';
-import type { Plan } from '../src/limits/plans.ts';
-import { resolveOptions } from '../src/options.ts';
-import { createHandle, toPetStore } from '../compose/compose.ts';
-import { accessLog } from './access-log.ts';
+import { toPetStore } from '../compose/pet-store.ts';
+import type { FaultRule } from '../controls/faults.ts';
+import { resolveOptions, type Plan } from '../src/index.ts';
+import { accessLog, lineWriter } from './access-log.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { openStores, StoreError, type Stores } from './stores.ts';
 import { serve, type RunningPetStore } from '../runtimes/node/index.ts';
@@ -103,11 +101,9 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
 function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, adminToken, log }: Settings, { storage, limitStore }: Stores): PetStore {
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
-  const onResponse = log && accessLog(log, apiKeys.keys(), (line) => process.stdout.write(`${line}\n`));
   const config = resolveOptions({
     apiKeys,
     onError,
-    ...(onResponse && { onResponse }),
     ...(storage && { storage }),
     ...(limitStore && { limitStore }),
     ...(adminToken && { admin: { token: adminToken } }),
@@ -115,17 +111,10 @@ function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, a
   const standingFaults: FaultRule[] = [];
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
   if (failRate) standingFaults.push({ status: 503, probability: failRate, times: 'always' });
+  // The access log watches from outside the faults and the admin API: it shows the 503s they answer and the time they add.
+  const observe = log && accessLog(log, apiKeys.keys(), lineWriter(process.stdout));
   // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
-  const handle = config.admin ? adminHandle({ ...config, admin: config.admin }, { createHandle, standingFaults }) : withFaults(createHandle(config), demoFaults(standingFaults));
-  // The hooks outside the faults: the log shows the 503s they answer and the time they add.
-  return toPetStore(withHooks(handle, config), config.basePath);
-}
-
-/** An injector holding `rules` and nothing else. */
-function demoFaults(rules: readonly FaultRule[]) {
-  const faults = createFaults();
-  for (const rule of rules) faults.inject(rule);
-  return faults;
+  return toPetStore(compose({ config, standingFaults, ...(observe && { observe }) }));
 }
 
 /** Why the server could not start, in the user's terms: which port, which host. */

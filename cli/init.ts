@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseApiKeys } from '../src/auth/api-keys.ts';
-import type { Plan } from '../src/limits/plans.ts';
+import { parseApiKeys, type Plan } from '../src/index.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;

@@ -1,7 +1,6 @@
 /** What the petstore-service command's flags and environment ask for, read and checked before anything starts. */
 import { parseArgs } from 'node:util';
-import { parseApiKeys } from '../src/auth/api-keys.ts';
-import type { Plan } from '../src/limits/plans.ts';
+import { parseApiKeys, type Plan } from '../src/index.ts';
 import { readLogFormat, type LogFormat } from './access-log.ts';
 import { readStoreSettings, type StoreSettings } from './stores.ts';
 

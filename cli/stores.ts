@@ -1,6 +1,5 @@
 /** Where the petstore-service command keeps pets and limits: memory, PGlite, PostgreSQL or Redis, opened before it listens. */
-import type { LimitStore } from '../src/limits/limit-store.ts';
-import type { PetStorage } from '../src/storage/pet-storage.ts';
+import type { LimitStore, PetStorage } from '../src/index.ts';
 import { redisLimitStore, redisPetStorage } from '../stores/redis/index.ts';
 import { migrate, pgliteClient, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../stores/sql/index.ts';
 import { claimDataDirectory } from './data-directory.ts';

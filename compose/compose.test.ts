@@ -1,9 +1,8 @@
 /** The hooks and /healthz in process: which requests the hooks see, what they cannot break, where /healthz lives. */
 import { describe, expect, it } from 'vitest';
-import { createFaults, withFaults } from '../controls/faults.ts';
-import { withHooks } from './hooks.ts';
-import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/options.ts';
-import { createHandle, createPetStore, toPetStore } from './compose.ts';
+import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/index.ts';
+import { compose, createPetStore } from './compose.ts';
+import { toPetStore } from './pet-store.ts';
 
 const KEY = 'hook-key';
 const authed = { authorization: `Bearer ${KEY}` };
@@ -94,9 +93,7 @@ describe('the onRequest and onResponse hooks', () => {
   it('see what is put inside them: a fault answers 503 and onResponse sees the 503 and its delay', async () => {
     const exchanges: Exchange[] = [];
     const config = resolveOptions({ apiKeys: { [KEY]: 'pro' }, onResponse: (exchange) => void exchanges.push(exchange) });
-    const faults = createFaults();
-    faults.inject({ status: 503, delayMs: 20 });
-    const petstore = toPetStore(withHooks(withFaults(createHandle(config), faults), config), config.basePath);
+    const petstore = toPetStore(compose({ config, standingFaults: [{ status: 503, delayMs: 20 }] }));
     const response = await petstore.fetch('http://x/v1/pets', { headers: authed });
     expect(response.status).toBe(503);
     expect(exchanges.map(({ response: { status }, ms }) => ({ status, late: ms >= 19 }))).toEqual([{ status: 503, late: true }]);

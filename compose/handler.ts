@@ -1,5 +1,5 @@
 /** The public type of what createPetStore returns, declared here so no host type or @whatwg-node type leaks into consumers' builds. */
-import type { PetStoreContext } from '../src/edge/context.ts';
+import type { PetStoreContext } from '../src/index.ts';
 
 // Every shape below is structural and minimal on purpose: src/ imports no runtime module, and a
 // consumer's own types (Node's, Express's, Deno's, Bun's) must be assignable to these, so they

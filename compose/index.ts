@@ -1,13 +1,20 @@
-/** petstore-service: the Pet Store API as one runtime-neutral fetch handler. */
+/** petstore-service: the Pet Store API as one runtime-neutral fetch handler. Its whole public surface (at most 20 names) is on this screen. */
 export { createPetStore } from './compose.ts';
 export type { PetStore, PetStoreFetch, PetStoreHandler } from './handler.ts';
-export type { PetStoreContext } from '../src/edge/context.ts';
-export type { Exchange, PetStoreOptions } from '../src/options.ts';
-export { ApiError, type ApiErrorOptions, type ErrorBody, type ErrorCode } from '../src/response/api-error.ts';
-export type { NewPet, Pet, PetStatus } from '../src/storage/pet.ts';
-export type { PetStorage } from '../src/storage/pet-storage.ts';
-export { memoryPetStorage } from '../src/storage/memory-pet-storage.ts';
-export type { LimitStore } from '../src/limits/limit-store.ts';
-export { memoryLimitStore } from '../src/limits/memory-limit-store.ts';
-export type { Plan, Quota } from '../src/limits/plans.ts';
-export { parseApiKeys } from '../src/auth/api-keys.ts';
+export {
+  ApiError,
+  parseApiKeys,
+  type ApiErrorOptions,
+  type ErrorBody,
+  type ErrorCode,
+  type Exchange,
+  type LimitStore,
+  type NewPet,
+  type Pet,
+  type PetStatus,
+  type PetStorage,
+  type PetStoreContext,
+  type PetStoreOptions,
+  type Plan,
+  type Quota,
+} from '../src/index.ts';

@@ -1,18 +1,22 @@
 /** The admin API: a fake backend's controls over HTTP under `/__admin`, outside the base path, behind a Bearer token. */
-import { bearerToken } from '../src/auth/auth.ts';
-import type { PetStoreContext } from '../src/edge/context.ts';
-import { bodyReadByHost, responseClassFor } from '../src/edge/host.ts';
-import { requestTarget } from '../src/edge/target.ts';
-import type { Handle } from '../src/handle.ts';
-import { readJson } from '../src/operations/body.ts';
-import type { ResolvedOptions } from '../src/options.ts';
-import { ApiError } from '../src/response/api-error.ts';
-import { errorReply, render, type Reply } from '../src/response/reply.ts';
-import { allowedMethods, handlerFor, matchRoute } from '../src/route/route.ts';
+import {
+  allowedMethods,
+  ApiError,
+  bearerToken,
+  bodyReadByHost,
+  errorReply,
+  handlerFor,
+  matchRoute,
+  readJson,
+  render,
+  requestTarget,
+  type Handle,
+  type Host,
+  type Reply,
+  type ResolvedOptions,
+} from '../src/index.ts';
 import { adminRoutes } from './admin-routes.ts';
-import { takeoverClock } from './clock.ts';
-import { createControls, type Controls } from './controls.ts';
-import type { FaultRule } from './faults.ts';
+import type { Controls } from './controls.ts';
 
 /** Where the admin API is mounted, under the host's mount path. */
 export const ADMIN_PATH = '/__admin';
@@ -35,7 +39,7 @@ export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, 
   const { handle } = controls;
   const routes = adminRoutes(controls);
 
-  async function answer(request: Request, context: PetStoreContext, path: string): Promise<Reply> {
+  async function answer(request: Request, host: Host, path: string): Promise<Reply> {
     const given = bearerToken(request.headers.get('authorization'));
     if (given === undefined || !sameSecret(given, token)) {
       throw new ApiError({
@@ -49,38 +53,21 @@ export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, 
     if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in the admin API; see /__admin/openapi.json.' });
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = handlerFor(match.route, request.method);
-    return operation({ request, body: () => readJson(request, maxBodyBytes, bodyReadByHost(context)) });
+    return operation({ request, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });
   }
 
-  return async (request, context) => {
+  return async (request, host) => {
     let path: string | undefined;
     try {
-      const target = requestTarget(request, context);
+      const target = requestTarget(request, host);
       if (target !== '*' && (target.pathname === ADMIN_PATH || target.pathname.startsWith(`${ADMIN_PATH}/`))) path = target.pathname.slice(ADMIN_PATH.length);
     } catch {
       // A target the edge refuses: the request path answers it, with its 400.
     }
-    if (path === undefined) return handle(request, context);
+    if (path === undefined) return handle(request, host);
     const reply = await Promise.resolve()
-      .then(() => answer(request, context, path))
+      .then(() => answer(request, host, path))
       .catch((error: unknown) => errorReply(error, onError));
-    return render(reply, { head: request.method === 'HEAD', ResponseClass: responseClassFor(context) });
+    return render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
   };
-}
-
-/** How {@link adminHandle} builds the request path. */
-export interface AdminHandleSettings {
-  /** pet-store.ts's createHandle, passed in so this module needs nothing above it. */
-  readonly createHandle: (config: ResolvedOptions) => Handle;
-  /** Faults that hold from the start and again after every reset (the command's demo flags). */
-  readonly standingFaults?: readonly FaultRule[];
-}
-
-/**
- * The request path of a store with the admin API on: controls over memory stores, on a clock
- * that follows `config.now` until the admin API moves it, and the admin routes in front.
- */
-export function adminHandle(config: AdminOptions, { createHandle, standingFaults }: AdminHandleSettings): Handle {
-  const controls = createControls({ config, clock: takeoverClock(config.now), createHandle, standingFaults });
-  return withAdmin(controls, config);
 }

@@ -1,14 +1,19 @@
 /** A fake backend's controls, one implementation for the test kit (in process) and the admin API (over HTTP): state, clock, faults, journal. */
-import { createAuthenticator } from '../src/auth/auth.ts';
-import type { Handle } from '../src/handle.ts';
-import { refusalHeaders } from '../src/limits/limiter.ts';
-import { memoryLimitStore } from '../src/limits/memory-limit-store.ts';
-import { PLAN_QUOTAS, planQuota } from '../src/limits/plans.ts';
-import type { ResolvedOptions } from '../src/options.ts';
-import { allPets, seedPets } from '../src/storage/bulk.ts';
-import { memoryPetStorage } from '../src/storage/memory-pet-storage.ts';
-import type { Pet } from '../src/storage/pet.ts';
-import type { PetStorage } from '../src/storage/pet-storage.ts';
+import {
+  allPets,
+  createAuthenticator,
+  createHandle,
+  memoryLimitStore,
+  memoryPetStorage,
+  PLAN_QUOTAS,
+  planQuota,
+  refusalHeaders,
+  seedPets,
+  type Handle,
+  type Pet,
+  type PetStorage,
+  type ResolvedOptions,
+} from '../src/index.ts';
 import type { ManualClock } from './clock.ts';
 import { createFaults, interruptedReply, type FaultInjector, type FaultRule } from './faults.ts';
 import { recordedExchange, type RecordedExchange } from './journal.ts';
@@ -19,8 +24,6 @@ export interface ControlSettings {
   readonly config: ResolvedOptions;
   /** The clock every window, ban and the sunset date follow. */
   readonly clock: ManualClock;
-  /** Builds the request path (pet-store.ts's createHandle, passed in so this module sits beside it, not above it). */
-  readonly createHandle: (config: ResolvedOptions) => Handle;
   /** Faults injected at the start and again after every reset (the command's `--delay`, `--fail-rate`). */
   readonly standingFaults?: readonly FaultRule[];
 }
@@ -42,7 +45,7 @@ export interface Controls {
 }
 
 /** Controls over a store kept in memory. */
-export function createControls({ config, clock, createHandle, standingFaults = [] }: ControlSettings): Controls {
+export function createControls({ config, clock, standingFaults = [] }: ControlSettings): Controls {
   const authenticate = createAuthenticator(config.apiKeys);
   // A 429 fault tells the caller's plan, as a real refusal does.
   const quotaHeaders = async (request: Request, retryAfterSeconds: number) => {
@@ -62,12 +65,12 @@ export function createControls({ config, clock, createHandle, standingFaults = [
   };
   start();
 
-  const handle: Handle = async (request, context) => {
+  const handle: Handle = async (request, host) => {
     const started = performance.now();
     // A request that arrived before a reset never reaches the state after it: no ghost pets.
     const arrivedIn = generation;
     const requestBody = request.body ? await request.clone().text() : '';
-    const response = await faults.apply(request, async () => (generation === arrivedIn ? current(request, context) : interruptedReply()));
+    const response = await faults.apply(request, async () => (generation === arrivedIn ? current(request, host) : interruptedReply()));
     const exchange = await recordedExchange({ request, requestBody, response, ms: performance.now() - started, now: clock.now() });
     if (generation === arrivedIn) requests.push(exchange);
     return response;

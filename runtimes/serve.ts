@@ -1,9 +1,7 @@
 /** The one serve() every runtime adapter shares: its options, its result, and how its arguments are read. */
-import { assertKnownOptions, PET_STORE_OPTION_NAMES, type PetStoreOptions } from '../src/options.ts';
+import { assertKnownOptions, parseApiKeys, PET_STORE_OPTION_NAMES, type PetStoreOptions, type Plan } from '../src/index.ts';
 import { createPetStore } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
-import { parseApiKeys } from '../src/auth/api-keys.ts';
-import type { Plan } from '../src/limits/plans.ts';
 
 /** Where and how `serve` listens: the same options on Node, Deno and Bun. */
 export interface ListenOptions {

@@ -1,7 +1,7 @@
 /** petstore-service/testing: the fake backend kit, and listen() on whichever runtime runs the tests. */
 import type { PetStoreHandler } from '../compose/handler.ts';
 import { LISTEN_OPTION_NAMES, type ListeningPetStore, type ListenOptions } from '../runtimes/serve.ts';
-import { assertKnownOptions } from '../src/options.ts';
+import { assertKnownOptions } from '../src/index.ts';
 import { serve as serveOnBun } from '../runtimes/bun/index.ts';
 import { serve as serveOnDeno } from '../runtimes/deno/index.ts';
 import { serve as serveOnNode } from '../runtimes/node/index.ts';

@@ -1,15 +1,11 @@
 /** createTestPetStore: the Pet Store as a fake backend in process, on the same controls the admin API serves over HTTP. */
-import { apiKeyEntries } from '../src/auth/api-keys.ts';
-import { withAdmin } from '../controls/admin.ts';
 import { manualClock, type ManualClock } from '../controls/clock.ts';
-import { createControls } from '../controls/controls.ts';
 import type { Faults } from '../controls/faults.ts';
 import { verifyRequests, type RecordedExchange, type Verification } from '../controls/journal.ts';
+import { compose } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
-import { withHooks } from '../compose/hooks.ts';
-import { resolveOptions, type PetStoreOptions } from '../src/options.ts';
-import { createHandle, toPetStore } from '../compose/compose.ts';
-import type { Pet } from '../src/storage/pet.ts';
+import { toPetStore } from '../compose/pet-store.ts';
+import { apiKeyEntries, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
 
 /** A ready API key per plan; a test store accepts all of them. */
 export const TEST_KEYS = {
@@ -82,9 +78,9 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
   // Checked once, so a bad option throws here; reset() swaps only the state.
   const config = resolveOptions({ ...storeOptions, apiKeys, now: clock.now });
-  const controls = createControls({ config, clock, createHandle });
-  const handle = config.admin ? withAdmin(controls, { ...config, admin: config.admin }) : controls.handle;
-  const petstore = toPetStore(withHooks(handle, config), config.basePath);
+  const composed = compose({ config, clock });
+  const controls = composed.controls!;
+  const petstore = toPetStore(composed);
 
   return Object.assign(petstore, {
     // The standard fetch: a second argument is a RequestInit, never a server context.

@@ -2,8 +2,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { SERVER_METHODS } from '../../compose/compose.ts';
-import { ApiError } from '../../src/response/api-error.ts';
+import { ApiError, SERVER_METHODS } from '../../src/index.ts';
 
 /** Node's error codes for unparseable or overlong requests, and what the client is told. */
 function errorFor(code: string | undefined): ApiError {

@@ -1,7 +1,5 @@
 /** The Pet Store answering node:http directly: the same replies, read from an IncomingMessage and written with writeHead and end, with no Request or Response made. */
-import type { PetStoreContext } from '../../src/edge/context.ts';
-import type { Answer } from '../../src/handle.ts';
-import { utf8Length, wireReply } from '../../src/response/reply.ts';
+import { utf8Length, wireReply, type Answer, type Host } from '../../src/index.ts';
 
 /** The part of a node:http IncomingMessage the direct path reads (the edge reads its raw target and header lines itself). */
 interface NodeRequest {
@@ -181,13 +179,10 @@ class NodeHeadersView {
   }
 }
 
-/**
- * Answers `req` on `res` with `answer`: the host's extra contexts (a body it parsed, a mount
- * path) laid over `{ req, res }`, as @whatwg-node/server's request listener lays them.
- */
-export async function answerNode(answer: Answer, req: NodeRequest, res: NodeResponse, context: PetStoreContext): Promise<void> {
+/** Answers `req` on `res` with `answer`, the request's {@link Host} read from it beforehand. */
+export async function answerNode(answer: Answer, req: NodeRequest, res: NodeResponse, host: Host): Promise<void> {
   const request = new NodeRequestView(req) as unknown as Request;
-  const reply = await answer(request, context);
+  const reply = await answer(request, host);
   if (res.writableEnded || res.destroyed) return;
   const { status, headers, body } = wireReply(reply, req.method === 'HEAD');
   // writeHead sends the header block at once, so node:http cannot count the body itself: without

@@ -1,9 +1,8 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
+import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
-import { resolveOptions, type PetStoreOptions } from '../../src/options.ts';
-import { createHandle, toPetStore } from '../../compose/compose.ts';
-import { seedPets } from '../../src/storage/bulk.ts';
-import type { Pet } from '../../src/storage/pet.ts';
+import { toPetStore } from '../../compose/pet-store.ts';
+import { resolveOptions, seedPets, type Pet, type PetStoreOptions } from '../../src/index.ts';
 import { idbPetStorage, type IdbPetStorage } from '../../stores/idb/index.ts';
 import { CLAIM, RESET, type WorkerReply } from './protocol.ts';
 
@@ -74,7 +73,7 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
   // Resolved once per (re)start, so reset() gets fresh rate-limit state and seed() the same defaultStatus as POST /pets.
   const start = () => {
     const resolved = resolveOptions({ ...storeOptions, storage });
-    return { config: resolved, petstore: toPetStore(createHandle(resolved), resolved.basePath) };
+    return { config: resolved, petstore: toPetStore(compose({ config: resolved })) };
   };
   let { config, petstore } = start();
   const base = `${origin ?? scope.location.origin}${config.basePath}`;

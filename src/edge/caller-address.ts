@@ -2,7 +2,7 @@
 import ipaddr from 'ipaddr.js';
 import { ipOf } from '../limits/address.ts';
 import type { PetStoreContext } from './context.ts';
-import { peerAddress } from './host.ts';
+import type { Host } from './host.ts';
 
 /** The client address of a request, as the host or a trusted proxy reports it. */
 export type CallerAddress = (request: Request, context: PetStoreContext) => string | undefined;
@@ -22,9 +22,9 @@ export interface CallerAddressSettings {
 export function createCallerAddress({ clientAddress, trustProxy }: CallerAddressSettings): CallerAddress {
   if (clientAddress) return clientAddress;
   const trusted = trustOf(trustProxy);
-  if (!trusted) return peerAddress;
-  return (request, context) => {
-    const peer = peerAddress(request, context);
+  if (!trusted) return peerOf;
+  return (request, host) => {
+    const peer = peerOf(request, host);
     if (peer === undefined) return undefined;
     // Nearest first: the peer, then each address the proxies appended, right to left.
     const hops = [peer, ...forwardedFor(request.headers).reverse()];
@@ -33,6 +33,9 @@ export function createCallerAddress({ clientAddress, trustProxy }: CallerAddress
     return hops[hop];
   };
 }
+
+/** The peer the runtime reported. */
+const peerOf = (_request: Request, host: Host): string | undefined => host.clientAddress;
 
 /** Whether the hop at `index` (0: the peer) is a proxy to believe, or `undefined` to believe none. */
 function trustOf(trustProxy: number | readonly string[]): ((address: string, index: number) => boolean) | undefined {

@@ -1,7 +1,6 @@
 /** The edge: what arrived (request target, Host, header lines, peer) becomes the path and query the API routes on, or a 400. */
 import { ApiError } from '../response/api-error.ts';
-import type { PetStoreContext } from './context.ts';
-import { nodeRequestOf, type NodeRequestFields } from './host.ts';
+import type { Host } from './host.ts';
 
 /** The part of a request the API routes on: never the Host, which only a client chose. */
 export interface Target {
@@ -12,12 +11,6 @@ export interface Target {
   readonly mountPath: string;
 }
 
-/** Fields that must appear at most once (RFC 9110 §5.3): a second line could smuggle another value past us. */
-const SINGLETON_FIELDS: Readonly<Record<string, string>> = { host: 'Host', authorization: 'Authorization', 'content-type': 'Content-Type' };
-/** The lengths of those names: a raw name of any other length is none of them, and is not lower-cased. */
-const SINGLETON_LENGTHS = new Set(Object.keys(SINGLETON_FIELDS).map((field) => field.length));
-/** Node keeps this many raw header entries (name and value each count) unless the server says otherwise. */
-const NODE_DEFAULT_HEADER_ENTRIES = 2000;
 /** `host [":" port]` (RFC 9110 §7.2): a reg-name or IPv4 address, or a bracketed IPv6 literal. May be empty. */
 const HOST_PATTERN = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~]*)(?::([0-9]{0,5}))?$/;
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -25,31 +18,27 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const PARSE_ORIGIN = 'http://petstore.invalid';
 
 /**
- * The target of `request`, or a 400/431 {@link ApiError}: a malformed or repeated Host, a repeated
- * singleton field, a target that is not origin-form or absolute-form, or header lines Node dropped.
- * Under node:http the raw target and header lines are read, since the URL @whatwg-node builds
- * from them pastes the Host in front of the path. `OPTIONS *` yields `'*'` (asterisk-form).
+ * The target of `request`, or a 400 {@link ApiError}: a malformed or repeated Host, a target that
+ * is not origin-form or absolute-form, or a refusal the runtime already made. Where the runtime
+ * kept the raw target (`host.wire`), that is read, since a URL built from it pastes the Host in
+ * front of the path. `OPTIONS *` yields `'*'` (asterisk-form).
  */
-export function requestTarget(request: Request, context: PetStoreContext): Target | '*' {
-  const node = nodeRequestOf(context);
-  if (node) {
-    assertHeadersKept(node);
-    assertSingletonsOnce(node.rawHeaders!);
-  }
+export function requestTarget(request: Request, host: Host): Target | '*' {
+  if (host.refusal) throw host.refusal;
   // Elsewhere the runtime joined repeated lines with ", ": no valid Host, and no single bearer
   // credential, contains one, so a repeated Host fails below and a repeated Authorization is a 401.
   // A service worker's requests carry no Host at all; the runtime has already vouched for the URL then.
-  const url = node
-    ? targetOf(request.method, node.url!, node.headers?.host as string | undefined, node.httpVersion === '1.1')
+  const { wire } = host;
+  const url = wire
+    ? targetOf(request.method, wire.target, wire.host, wire.http11)
     : targetOf(request.method, request.url, request.headers.get('host') ?? undefined, false);
   if (url === '*') return url;
-  // Express has already cut its mount prefix off `url`; a prefix the host names may still be there.
-  if (node?.baseUrl) return { pathname: url.pathname, searchParams: url.searchParams, mountPath: node.baseUrl };
-  const mountPath = context.mountPath ? context.mountPath.replace(/\/+$/, '') : '';
+  const mountPath = host.mountPath ? host.mountPath.replace(/\/+$/, '') : '';
+  // Express has already cut its mount prefix off the path; a prefix another host names may still be there.
+  if (host.mountStripped) return { pathname: url.pathname, searchParams: url.searchParams, mountPath };
   const mounted = mountPath !== '' && (url.pathname === mountPath || url.pathname.startsWith(`${mountPath}/`));
   return { pathname: mounted ? url.pathname.slice(mountPath.length) : url.pathname, searchParams: url.searchParams, mountPath };
 }
-
 
 /** The part of a parsed target the API routes on: what a URL has, or what a plain target is split into. */
 type ParsedTarget = Pick<URL, 'pathname' | 'searchParams'>;
@@ -100,33 +89,7 @@ function isHost(host: string): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
-/** One pass over the raw lines: the second line of any singleton field is a 400. */
-function assertSingletonsOnce(rawHeaders: readonly string[]): void {
-  // No Set, and only names of a singleton's length lower-cased: this runs on every request (bench: every row).
-  let seen: string[] | undefined;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (!SINGLETON_LENGTHS.has(name.length)) continue;
-    const field = name.toLowerCase();
-    if (!Object.hasOwn(SINGLETON_FIELDS, field)) continue;
-    if (seen?.includes(field)) throw badRequest(`Send the ${SINGLETON_FIELDS[field]} header once.`);
-    (seen ??= []).push(field);
-  }
-}
-
-/**
- * Node drops header lines past its cap without a word, and the dropped one might be
- * `Authorization`: a request at the cap is refused rather than judged on what is left.
- */
-function assertHeadersKept(node: NodeRequestFields): void {
-  const count = node.socket?.server?.maxHeadersCount;
-  const cap = typeof count === 'number' ? count * 2 : NODE_DEFAULT_HEADER_ENTRIES;
-  if (cap > 0 && node.rawHeaders!.length >= cap) {
-    const message = `The request has too many header lines; send fewer than ${cap / 2}.`;
-    throw new ApiError({ status: 431, code: 'headers_too_large', message, headers: { Connection: 'close' } });
-  }
-}
-
-function badRequest(message: string): ApiError {
+/** A 400 that closes the connection: what follows a request the edge cannot read is not trusted either. */
+export function badRequest(message: string): ApiError {
   return new ApiError({ status: 400, code: 'invalid_request', message, headers: { Connection: 'close' } });
 }

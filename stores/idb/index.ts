@@ -1,7 +1,6 @@
 /** petstore-service/idb: a PetStorage in IndexedDB via idb-keyval, shared by every tab and the service worker. */
 import { clear, createStore, get, promisifyRequest, type UseStore } from 'idb-keyval';
-import type { NewPet, Pet } from '../../src/storage/pet.ts';
-import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from '../../src/storage/pet-storage.ts';
+import type { CreateOnceResult, IdempotencyRecord, NewPet, Pet, PetListQuery, PetStorage } from '../../src/index.ts';
 
 /** Options of {@link idbPetStorage}. */
 export interface IdbPetStorageOptions {

@@ -1,5 +1,5 @@
 /** LimitStore on PostgreSQL (or PGlite): exact shared quotas and bans for a team with a database and no Redis. */
-import type { LimitStore, TakeResult } from '../../src/limits/limit-store.ts';
+import type { LimitStore, TakeResult } from '../../src/index.ts';
 import type { SqlClient } from './client.ts';
 
 /**

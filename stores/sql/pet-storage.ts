@@ -1,6 +1,5 @@
 /** PetStorage on PostgreSQL (or PGlite): one table of pets, ids handed out under one row lock so they commit in order. */
-import type { NewPet, Pet, PetStatus } from '../../src/storage/pet.ts';
-import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from '../../src/storage/pet-storage.ts';
+import type { CreateOnceResult, IdempotencyRecord, NewPet, Pet, PetListQuery, PetStatus, PetStorage } from '../../src/index.ts';
 import type { Row, SqlClient } from './client.ts';
 
 const COLUMNS = 'id, name_json, category_id, status';

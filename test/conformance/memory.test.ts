@@ -1,5 +1,5 @@
 /** The built-in in-memory stores pass the same conformance suites a third-party store must. */
-import { memoryPetStorage, memoryLimitStore } from '../../compose/index.ts';
+import { memoryPetStorage, memoryLimitStore } from '../../stores/memory/index.ts';
 import { describePetStorageConformance, describeLimitStoreConformance } from '../../testing/conformance/index.ts';
 
 describePetStorageConformance('memoryPetStorage', () => memoryPetStorage());

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { memoryLimitStore } from 'petstore-service';
+import { memoryLimitStore } from 'petstore-service/storage';
 
 const N = 100_000;
 const now = Date.parse('2026-11-22T10:00:10Z');

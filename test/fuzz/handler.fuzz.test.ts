@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createPetStore, memoryPetStorage, type PetStorage } from '../../compose/index.ts';
+import { createPetStore, type PetStorage } from '../../compose/index.ts';
+import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { allPets } from '../../src/storage/bulk.ts';
 import { PetSchema } from '../../src/storage/pet.ts';
 import { contractCheckerFor } from '../contract/checker.ts';

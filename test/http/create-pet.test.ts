@@ -1,7 +1,8 @@
 /** POST /v1/pets on a real server: validation, media types, byte limits, concurrency, failures. */
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { memoryPetStorage, type PetStorage } from '../../compose/index.ts';
+import { type PetStorage } from '../../compose/index.ts';
+import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { expectError, KEY, postPet, startServer } from '../helpers/server.ts';
 
 describe('POST /v1/pets', () => {

@@ -1,6 +1,7 @@
 /** GET /v1/pets on a real server: paging, filters, limits, cursors. */
 import { describe, expect, it } from 'vitest';
-import { memoryPetStorage, type PetStatus } from '../../compose/index.ts';
+import { type PetStatus } from '../../compose/index.ts';
+import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { expectError, startServer } from '../helpers/server.ts';
 
 /** A server whose storage holds `count` pets, every `soldEvery`-th one sold, others available. */

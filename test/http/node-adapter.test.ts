@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serve } from '../../runtimes/node/index.ts';
 import { listen } from '../../testing/index.ts';
-import { createPetStore, memoryPetStorage, type PetStorage } from '../../compose/index.ts';
+import { createPetStore, type PetStorage } from '../../compose/index.ts';
+import { memoryPetStorage } from '../../stores/memory/index.ts';
 import type { ListeningPetStore } from '../../runtimes/node/index.ts';
 import { rawConnect } from '../helpers/raw-http.ts';
 import { KEY, startServer } from '../helpers/server.ts';

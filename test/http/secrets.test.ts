@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPetStore, memoryPetStorage } from '../../compose/index.ts';
+import { createPetStore } from '../../compose/index.ts';
+import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { faultyStorage } from '../helpers/faulty-storage.ts';
 import { startServer } from '../helpers/server.ts';
 

@@ -1,6 +1,7 @@
 // @ts-check
 /** Child of the serve() conformance test: exercises the built package's serve() on this runtime and prints what it saw as one JSON line. */
-import { createPetStore, memoryPetStorage } from 'petstore-service';
+import { createPetStore } from 'petstore-service';
+import { memoryPetStorage } from 'petstore-service/storage';
 
 const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
 /** @type {typeof import('petstore-service/node')} */

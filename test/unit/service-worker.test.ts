@@ -1,7 +1,7 @@
 /** servePetStoreInWorker in process, with a stand-in worker scope: which fetches it answers, and its reset and seed. */
 import { describe, expect, it } from 'vitest';
 import { servePetStoreInWorker } from '../../runtimes/service-worker/index.ts';
-import { memoryPetStorage } from '../../compose/index.ts';
+import { memoryPetStorage } from '../../stores/memory/index.ts';
 
 /** The worker scope the adapter listens on, holding the fetch listener it adds. */
 function workerScope(origin: string) {

@@ -1,7 +1,6 @@
 /** The LimitStore conformance suite: every shared or local store must pass it. */
 import { describe, expect, it } from 'vitest';
-import { quotaWindows } from '../../src/limits/limiter.ts';
-import type { LimitStore, Subject } from '../../src/limits/limit-store.ts';
+import { type LimitStore, quotaWindows, type Subject } from '../../src/index.ts';
 
 /**
  * Makes a fresh, empty store for one test.

@@ -1,7 +1,6 @@
 /** The PetStorage conformance suite: every pet storage (memory, IndexedDB, Redis, yours) must pass it. */
 import { describe, expect, it } from 'vitest';
-import type { NewPet, PetStatus } from '../../src/storage/pet.ts';
-import type { PetStorage } from '../../src/storage/pet-storage.ts';
+import type { NewPet, PetStatus, PetStorage } from '../../src/index.ts';
 
 /**
  * Makes a fresh, empty storage for one test.

@@ -1,0 +1,116 @@
+/** The API: the request path (edge, cors, auth, limits, route, operation, storage, response) wired top-down, as replies or as Responses. */
+import { createAuthenticator, type Caller } from './auth/auth.ts';
+import { corsHeaders, isPreflight } from './cors/cors.ts';
+import { createCallerAddress } from './edge/caller-address.ts';
+import { bodyReadByHost, type Host } from './edge/host.ts';
+import { requestTarget } from './edge/target.ts';
+import type { Answer, Handle } from './handle.ts';
+import { anonymousSubject } from './limits/address.ts';
+import { createRateLimiter } from './limits/limiter.ts';
+import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
+import { createRoutes } from './operations/routes.ts';
+import type { ResolvedOptions } from './options.ts';
+import { ApiError } from './response/api-error.ts';
+import { errorReply, render, withHeaders, type Reply } from './response/reply.ts';
+import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
+
+/** What `OPTIONS *` answers: every method the server serves somewhere. */
+export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/**
+ * `GET /healthz` at the mount path's root, beside the API rather than in it: a load balancer's
+ * liveness probe needs no key, spends no quota, and is not an operation of the OpenAPI document.
+ */
+const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status: 200, json: '{"status":"ok"}' }) } };
+
+/** The request path for resolved options, as Responses: what the controls rebuild on every reset. */
+export function createHandle(config: ResolvedOptions): Handle {
+  return handleOf(createAnswer(config));
+}
+
+/** `answer` with its replies rendered as Responses of the host's class: what the layers around the API wrap. */
+export function handleOf(answer: Answer): Handle {
+  return async (request, host) => render(await answer(request, host), { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
+}
+
+/** The request path for resolved options, as replies: every rule of the API, for both ways out (a Response, or node:http written directly). */
+export function createAnswer(config: ResolvedOptions): Answer {
+  const callerAddress = createCallerAddress(config);
+  const authenticate = createAuthenticator(config.apiKeys);
+  const limit = createRateLimiter(config);
+  const routes = createRoutes(config);
+
+  /** Counts the request against its key, or against its client address when it has no valid key. */
+  function rateLimit(request: Request, host: Host, caller: Caller | undefined) {
+    if (caller) return limit(caller.subject, planQuota(caller.plan));
+    return limit(anonymousSubject(callerAddress(request, host), config.ipv6Subnet), PLAN_QUOTAS.free);
+  }
+
+  /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
+  async function answer(request: Request, host: Host): Promise<Reply> {
+    const target = requestTarget(request, host);
+    if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
+    if (target.pathname === HEALTH_ROUTE.path) return health(request);
+    const path = pathUnderBase(target.pathname, config.basePath);
+    if (path === undefined) {
+      throw new ApiError({ status: 404, code: 'not_found', message: `This API is served under ${target.mountPath}${config.basePath}/.` });
+    }
+    // Where the URLs we write start: never the request's Host, which the client chose.
+    const base = config.publicUrl ?? `${target.mountPath}${config.basePath}`;
+    // Preflights are neither authenticated nor counted: browsers send them on their own.
+    if (isPreflight(request)) return { status: 204 };
+    const match = matchRoute(routes, path);
+    // Before routing, so an anonymous caller cannot tell existing paths from others.
+    const authentication = match?.route.public ? undefined : authenticate(request);
+    const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
+    // A limit store that fails is answered like any failure, still with the route's headers. Here
+    // and below try/catch, not .catch(): no extra promise and tick per request (bench: the POST row).
+    let quota: { headers: Readonly<Record<string, string>>; refusal?: unknown };
+    try {
+      quota = await rateLimit(request, host, caller);
+    } catch (error) {
+      quota = { headers: {}, refusal: error };
+    }
+    // Most routes add no headers of their own: then the quota's are used as they are.
+    const routeHeaders = match?.route.headers?.(base);
+    const headers = routeHeaders ? Object.assign({}, routeHeaders, quota.headers) : quota.headers;
+    let reply: Reply;
+    try {
+      if (quota.refusal !== undefined) throw quota.refusal;
+      if (authentication && 'error' in authentication) throw authentication.error;
+      // The path is not echoed: it is the client's text, and could carry anything, a key included.
+      if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in this API.' });
+      if (request.method === 'OPTIONS') reply = { status: 204, headers: { Allow: allowedMethods(match.route) } };
+      else {
+        const operation = handlerFor(match.route, request.method);
+        const body = bodyReadByHost(host);
+        reply = await operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
+      }
+    } catch (error) {
+      reply = errorReply(error, config.onError);
+    }
+    return withHeaders(reply, headers);
+  }
+
+  return async (request, host) => {
+    let reply: Reply;
+    try {
+      reply = await answer(request, host);
+    } catch (error) {
+      reply = errorReply(error, config.onError);
+    }
+    return withHeaders(reply, corsHeaders(request, config.cors));
+  };
+}
+
+/** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
+function health(request: Request): Reply {
+  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(HEALTH_ROUTE) } };
+  return handlerFor(HEALTH_ROUTE, request.method)();
+}
+
+/** The path after the base path (`''` for the base itself), or `undefined` outside it. */
+function pathUnderBase(pathname: string, basePath: string): string | undefined {
+  if (pathname === basePath) return '';
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined;
+}

@@ -1,0 +1,31 @@
+/**
+ * The API core, as the rest of the package sees it: the one entry compose/, controls/, runtimes/,
+ * stores/, testing/ and cli/ import src/ through. Not published as it is: compose/index.ts picks
+ * the public names from here.
+ */
+export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
+export type { Answer, Handle } from './handle.ts';
+export { PET_STORE_OPTION_NAMES, assertKnownOptions, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
+
+// The seam a runtime fills in, and the edge's checks a runtime may make itself.
+export { NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
+export type { PetStoreContext } from './edge/context.ts';
+export { badRequest, requestTarget } from './edge/target.ts';
+export { createCallerAddress, type CallerAddress } from './edge/caller-address.ts';
+
+export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';
+export { bearerToken, createAuthenticator } from './auth/auth.ts';
+export { quotaWindows, refusalHeaders } from './limits/limiter.ts';
+export { PLAN_QUOTAS, planQuota, type Plan, type Quota } from './limits/plans.ts';
+export type { LimitStore, QuotaWindow, Subject, TakeResult } from './limits/limit-store.ts';
+export { memoryLimitStore } from './limits/memory-limit-store.ts';
+export { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
+export { readJson } from './operations/body.ts';
+
+export { InvalidSeedError, allPets, seedPets } from './storage/bulk.ts';
+export { NewPetSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';
+export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/pet-storage.ts';
+export { memoryPetStorage } from './storage/memory-pet-storage.ts';
+
+export { ApiError, ERROR_CODES, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
+export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';
