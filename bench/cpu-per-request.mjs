@@ -2,9 +2,8 @@
 // (after npm run build). A development aid beside npm run bench: CPU µs per answer (user + system,
 // from /proc) is steadier than req/s on a shared machine, and the median of the per-round ratios
 // to the first kind steadier still.
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { KEY, median, startServer } from './http.mjs';
+import { cpuMicros as cpu, KEY, median, startServer } from './http.mjs';
 import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
 
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -21,12 +20,6 @@ const names = Object.keys(servers);
 // The peers are checked against ours (which also bans the 429 scenario's address); the baselines do less, unchecked.
 const peers = names.filter((k) => ['petstore', 'fastify', 'hono'].includes(k));
 if (peers.includes('petstore') && !process.argv.includes('--unchecked')) await assertSameWork(Object.fromEntries(peers.map((k) => [k, servers[k].url])), KEY);
-
-/** User plus system CPU of a process so far, in µs (clock ticks of 10 ms). */
-const cpu = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-};
 
 for (const spec of Object.values(SCENARIOS)) {
   if (only && !only.includes(spec.short)) continue;

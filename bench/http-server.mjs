@@ -1,11 +1,12 @@
 // One server for the HTTP benchmarks, in its own process: `node bench/http-server.mjs <kind> <key>`.
 // Kinds: petstore (our Node adapter); fastify and hono (bench/peers: the same work on Fastify 5
-// and Hono 4, over the same stores); whatwg (a bare @whatwg-node/server adapter returning a
+// and Hono 4, over the same stores); store (`serve(createPetStore(…))`, configured as the command
+// configures it, for bench/command.mjs); whatwg (a bare @whatwg-node/server adapter returning a
 // constant 20-pet JSON) and raw (node:http after a string compare of the key). Prints "ready <port>".
 import { createServer } from 'node:http';
 import { createServerAdapter, Response } from '@whatwg-node/server';
 import { memoryLimitStore, memoryPetStorage } from 'petstore-service';
-import { serve } from 'petstore-service/node';
+import { createPetStore, serve } from 'petstore-service/node';
 
 const [kind, KEY] = process.argv.slice(2);
 // The first page the other servers answer with (the seeded pets 1 to 20), byte for byte.
@@ -30,6 +31,10 @@ if (kind === 'petstore') {
     clientAddress: (request) => request.headers.get('x-real-ip') ?? undefined,
     onError: () => {},
   });
+  port = new URL(server.url).port;
+} else if (kind === 'store') {
+  // What the command makes of its flags, minus the access log: keys, memory stores, an onError; no clientAddress.
+  const server = await serve(createPetStore({ ...(await sameWork()), onError: () => {} }), { port: 0 });
   port = new URL(server.url).port;
 } else if (kind === 'fastify' || kind === 'hono') {
   const peer = await import(`./peers/${kind}.mjs`);

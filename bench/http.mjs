@@ -2,6 +2,7 @@
 // `node bench/http.mjs [--quick]` (after `npm run build`) runs them alone and prints the tables.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createHistogram } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
@@ -28,12 +29,20 @@ export async function startServer(kind, flags = []) {
   return { url: `http://127.0.0.1:${/ready (\d+)/.exec(output)[1]}`, pid: child.pid, stop: () => child.kill() };
 }
 
+/** User plus system CPU of a process so far, in µs (from /proc, in clock ticks of 10 ms). */
+export const cpuMicros = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
+
 /**
  * One autocannon run: requests per second and latency percentiles in microseconds. Throws when
  * any answer had another status than `status`, or a request failed: then it measured something else.
+ * `answered` counts the answers autocannon saw; with the server's `pid`, `cpu` is its CPU µs per answer.
  */
-async function load({ name, status, options }, seconds) {
+async function load({ name, status, options, pid }, seconds) {
   const latency = createHistogram();
+  const cpuBefore = pid && cpuMicros(pid);
   const instance = autocannon({ connections: 10, duration: seconds, ...options });
   instance.on('response', (_client, _status, _bytes, ms) => latency.record(Math.max(1, Math.round(ms * 1000))));
   const result = await instance;
@@ -41,13 +50,14 @@ async function load({ name, status, options }, seconds) {
   if (Object.keys(statuses).some((code) => Number(code) !== status) || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${name}: expected only ${status} answers, got ${JSON.stringify(statuses)}, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  return { rps: result.requests.average, p50: latency.percentile(50), p99: latency.percentile(99) };
+  const cpu = pid ? { cpu: (cpuMicros(pid) - cpuBefore) / result.requests.total } : {};
+  return { rps: result.requests.average, p50: latency.percentile(50), p99: latency.percentile(99), answered: result.requests.total, ...cpu };
 }
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 /** Median of each figure over the passes. */
-function summarize(runs) {
+export function summarize(runs) {
   return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), runs };
 }
 
@@ -70,23 +80,32 @@ export async function httpBenchmarks({ passes, seconds }) {
     for (const [kind, name] of Object.entries(BASELINES)) {
       groups.push([{ baseline: true, kind, name, status: 200, options: SCENARIOS.list.load(servers[kind].url, KEY) }]);
     }
-    const jobs = groups.flat();
-    // A short warm-up per job, so JIT compilation is not measured.
-    for (const job of jobs) await load(job, 1);
-    const runs = new Map(jobs.map((job) => [job, []]));
-    for (let pass = 0; pass < passes; pass++) {
-      // Within a scenario the servers take turns in an order rotating with the pass: none always goes first.
-      for (const group of groups) {
-        for (let i = 0; i < group.length; i++) {
-          const job = group[(i + pass) % group.length];
-          runs.get(job).push(await load(job, seconds));
-        }
-      }
-    }
-    return { ...results(jobs, runs), sameWork };
+    const runs = await takeTurns(groups, { passes, seconds });
+    return { ...results(groups.flat(), runs), sameWork };
   } finally {
     for (const server of Object.values(servers)) server.stop();
   }
+}
+
+/**
+ * Runs every job (`{ name, status, options, pid? }`, as `load` takes it) for 1 s to warm up, then each
+ * group `passes` times, its jobs taking turns in an order rotating with the pass, so that none
+ * always goes first and machine noise hits them alike. Resolves to a Map of each job's runs, in pass order.
+ */
+export async function takeTurns(groups, { passes, seconds }) {
+  const jobs = groups.flat();
+  // A short warm-up per job, so JIT compilation is not measured.
+  for (const job of jobs) await load(job, 1);
+  const runs = new Map(jobs.map((job) => [job, []]));
+  for (let pass = 0; pass < passes; pass++) {
+    for (const group of groups) {
+      for (let i = 0; i < group.length; i++) {
+        const job = group[(i + pass) % group.length];
+        runs.get(job).push(await load(job, seconds));
+      }
+    }
+  }
+  return runs;
 }
 
 /** The runs as medians, each peer's req/s ratio to ours per pass and its median. */

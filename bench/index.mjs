@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { serviceWorkerBundle } from './bundle.mjs';
+import { commandBenchmark, commandSection, commandTargets } from './command.mjs';
 import { findings as findingsSection } from './findings.mjs';
 import { floodSection, floodTargets } from './flood-rss.mjs';
 import { baselineRows, httpBenchmarks, PEERS, peerRows, TAIL_GOAL } from './http.mjs';
@@ -23,6 +24,8 @@ function memory(what, count) {
 
 log(`HTTP: ours, Fastify 5, Hono 4 and two baselines, ${settings.passes} passes × ${settings.seconds} s per scenario, taking turns`);
 const http = await httpBenchmarks(settings);
+log('GET: the command as npm start runs it (access log to a file, and --quiet) vs serve(createPetStore()), taking turns');
+const command = await commandBenchmark(settings);
 log('in-process calls');
 const inProcess = await inProcessCalls({ passes: settings.inProcessPasses, seconds: settings.inProcessSeconds });
 const NODE24 = 'test/runtimes/node24/node_modules/node/bin/node';
@@ -65,6 +68,7 @@ const verdict = (ok) => (ok ? '✅ met' : '❌ missed');
 const targets = [
   ['GET list vs bare @whatwg-node adapter', '≥ 0.9×', `${f(ratio(get.rps, bare.rps), 2)}×`, ratio(get.rps, bare.rps) >= 0.9],
   ['GET list vs raw node:http', '≥ 0.6×', `${f(ratio(get.rps, raw.rps), 2)}×`, ratio(get.rps, raw.rps) >= 0.6],
+  ...commandTargets(command),
   ...['fastify', 'hono'].map((kind) => [`Same work, req/s ours ÷ ${PEERS[kind]} (GET · POST · 401 · 429)`, '≥ 1×', ...versus(kind)]),
   [
     'HTTP p99 ÷ p50, ours (GET · POST · 401 · 429)',
@@ -169,6 +173,7 @@ valibot, \`c.json\`. Hono's body limit checks a declared \`Content-Length\` itse
 not do: the rest of the API (\`GET /pets/{id}\`, HEAD, OPTIONS, CORS, 405s, the OpenAPI document)
 and the 32-level nesting limit on bodies.
 
+${commandSection(command, settings)}
 ## In-process
 
 | Measurement | Result |

@@ -121,7 +121,7 @@ async function ban(url) {
 }
 
 /** One answer as compared: status, every header (time-dependent values masked), the body's text (normalized). */
-async function sample(url, key, scenario, extra = {}) {
+export async function sample(url, key, scenario, extra = {}) {
   const { url: target, headers, method, body } = scenario.load(url, key);
   const response = await fetch(target, { method, body, headers: { ...headers, ...extra } });
   const text = await response.text();

@@ -1,0 +1,164 @@
+// The command as `npm start` runs it against the library, GET /v1/pets, taking turns (issue 26: "the
+// command within 10 % of serve(createPetStore()) on GET"). `node bench/command.mjs [--quick]
+// [--passes=N] [--seconds=S]` (after `npm run build`) runs it alone; npm run bench runs it too.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { KEY, median, startServer, summarize, takeTurns } from './http.mjs';
+import { sample, SCENARIOS } from './peers/same-work.mjs';
+
+/** The goal: the command's GET req/s at least this share of `serve(createPetStore())`'s, i.e. within 10 %. */
+export const COMMAND_GOAL = 0.9;
+/** The servers compared, the library first: the ratios are to it. */
+const SERVERS = {
+  store: '`serve(createPetStore(…))`',
+  logged: '`node dist/cli/index.js`, access log on (to a file)',
+  quiet: '`node dist/cli/index.js --quiet`',
+};
+/** Pets in every store, as bench/http-server.mjs seeds them: the GET page is the same 20 pets, with `Link: rel="next"`. */
+const SEEDED = 100;
+/** The bench's key, as the command takes it: the enterprise plan with the quota bench/http-server.mjs gives it. */
+const KEY_FLAG = `${KEY}:enterprise:1000000000:1000000000`;
+
+/**
+ * Starts `node dist/cli/index.js --port 0 --key <key> [args]` (what `npm start` runs), its stdout
+ * (the start lines, then the access log) written to `file`, and resolves to its origin, process id
+ * and a stop function once it has said where it listens.
+ */
+async function startCommand(args, file) {
+  const stdout = openSync(file, 'w');
+  const child = spawn(process.execPath, ['dist/cli/index.js', '--port', '0', '--key', KEY_FLAG, ...args], { stdio: ['ignore', stdout, 'inherit'] });
+  closeSync(stdout);
+  let listening;
+  while (!(listening = /listening on (http:\/\/[^/\s]+)\/v1\n/.exec(readFileSync(file, 'utf8')))) {
+    if (child.exitCode !== null) throw new Error(`the command exited (${child.exitCode}): ${readFileSync(file, 'utf8')}`);
+    await sleep(20);
+  }
+  return { url: listening[1], pid: child.pid, stop: () => child.kill() };
+}
+
+/** Creates the seeded pets over the API, one at a time, in the order bench/http-server.mjs stores them (ids 1 to 100). */
+async function seed(url) {
+  for (let i = 1; i <= SEEDED; i++) {
+    const response = await fetch(`${url}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `pet ${i}`, categoryId: i % 5, status: 'available' }),
+    });
+    if (response.status !== 201) throw new Error(`seeding ${url}: pet ${i} answered ${response.status} ${await response.text()}`);
+  }
+}
+
+/** Access-log lines in `file`: every line after the command's start lines that looks like `GET /v1/pets 200 0.1ms 127.0.0.1`. */
+const accessLines = (file) => readFileSync(file, 'utf8').split('\n').filter((line) => /^[A-Z]+ \/\S* \d{3} [\d.]+ms \S+$/.test(line)).length;
+
+/**
+ * Starts the library's server (bench/http-server.mjs `store`) and the command twice (its access log
+ * to a file in a temp directory, and `--quiet`), seeds the command's pets over HTTP, checks the
+ * three answer the GET alike (status, every header but times and quota left, body), then measures
+ * GET /v1/pets on each `passes` times, taking turns (bench/http.mjs). Resolves to each server's
+ * medians with `ratios` (its req/s ÷ the library's, per pass) and `ratio` (their median), `cpu`
+ * (server CPU µs per answer) and `cpuRatio` (the library's CPU per answer ÷ its, median per pass),
+ * and what the log holds.
+ */
+export async function commandBenchmark({ passes, seconds }) {
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-command-'));
+  const files = { logged: join(directory, 'logged.log'), quiet: join(directory, 'quiet.log') };
+  const servers = {};
+  try {
+    servers.store = await startServer('store');
+    servers.logged = await startCommand([], files.logged);
+    servers.quiet = await startCommand(['--quiet'], files.quiet);
+    for (const kind of ['logged', 'quiet']) await seed(servers[kind].url);
+    const answers = {};
+    for (const kind of Object.keys(SERVERS)) {
+      const { headers, ...answer } = await sample(servers[kind].url, KEY, SCENARIOS.list);
+      // The quota left differs by the command's seeding requests.
+      const remaining = { ratelimit: headers.ratelimit.replace(/r=\d+/g, 'r=#'), 'x-ratelimit-remaining': '#' };
+      answers[kind] = { ...answer, headers: { ...headers, ...remaining } };
+    }
+    for (const kind of ['logged', 'quiet']) {
+      if (answers.store.status !== 200) throw new Error(`serve(createPetStore()) answered GET with ${answers.store.status}`);
+      if (!isDeepStrictEqual(answers[kind], answers.store)) {
+        throw new Error(`${kind} answers GET unlike serve(createPetStore()); nothing was measured.\n  store: ${JSON.stringify(answers.store)}\n  ${kind}: ${JSON.stringify(answers[kind])}`);
+      }
+    }
+    const before = { logged: accessLines(files.logged), quiet: accessLines(files.quiet) };
+    const jobs = Object.keys(SERVERS).map((kind) => ({ kind, name: `GET — ${kind}`, status: 200, options: SCENARIOS.list.load(servers[kind].url, KEY), pid: servers[kind].pid }));
+    const runs = await takeTurns([jobs], { passes, seconds });
+    const result = Object.fromEntries(jobs.map((job) => [job.kind, summarize(runs.get(job))]));
+    for (const summary of Object.values(result)) {
+      summary.ratios = summary.runs.map((run, pass) => run.rps / result.store.runs[pass].rps);
+      summary.ratio = median(summary.ratios);
+      // Server CPU per answer, steadier than req/s on a shared machine: serve()'s ÷ this one's is the req/s ratio at equal CPU.
+      summary.cpu = median(summary.runs.map((run) => run.cpu));
+      summary.cpuRatio = median(summary.runs.map((run, pass) => result.store.runs[pass].cpu / run.cpu));
+    }
+    const answered = (kind) => result[kind].runs.reduce((sum, run) => sum + run.answered, 0);
+    const log = {
+      lines: accessLines(files.logged) - before.logged,
+      answered: answered('logged'),
+      bytes: statSync(files.logged).size,
+      quietLines: accessLines(files.quiet) - before.quiet,
+    };
+    // Every answer measured (plus the warm-up's) must be a line: else the log was not on, or lost lines.
+    if (log.lines < log.answered || before.logged < SEEDED + 1) throw new Error(`the access log holds ${log.lines} lines for ${log.answered} answers measured`);
+    if (log.quietLines !== 0 || before.quiet !== 0) throw new Error(`--quiet wrote ${before.quiet + log.quietLines} access-log lines`);
+    return { ...result, log };
+  } finally {
+    for (const server of Object.values(servers)) server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const met = (ratio) => ratio >= COMMAND_GOAL;
+
+/** The target rows for BENCHMARKS.md, as bench/index.mjs lists them: `[name, goal, measured, met]`. */
+export const commandTargets = (result) => [
+  ['GET req/s, the command as `npm start` runs it (access log to a file) ÷ `serve(createPetStore())`', `≥ ${COMMAND_GOAL}×`, `${f(result.logged.ratio, 2)}×`, met(result.logged.ratio)],
+];
+
+/** The section for BENCHMARKS.md: the three servers' rows, the ratios and the verdicts, as Markdown. */
+export function commandSection(result, { passes, seconds }) {
+  const rows = Object.entries(SERVERS).map(([kind, name]) => {
+    const r = result[kind];
+    const ratio = kind === 'store' ? '1×' : `**${f(r.ratio, 2)}×** (${r.ratios.map((x) => f(x, 2)).join(' · ')})`;
+    return `| ${name} | ${f(r.rps)} | ${ratio} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.cpu, 1)} (${f(r.cpuRatio, 2)}×) |`;
+  });
+  const verdict = (kind) => `${f(result[kind].ratio, 2)}× — ${met(result[kind].ratio) ? '✅ within' : '❌ not within'} 10 %`;
+  return `## The command (\`npm start\`) vs \`serve(createPetStore())\`, GET /v1/pets
+
+The first page of 20 pets (of ${SEEDED}) with the enterprise key, from \`serve(createPetStore(…))\` of
+\`petstore-service/node\` (the same key and memory stores as the command makes, \`onError\`, no other
+option) and from \`node dist/cli/index.js --port 0 --key <key>:enterprise:…\` as \`npm start\` runs it,
+its pets created over HTTP, once with its access log (the default: a line per request on stdout,
+here a file) and once with \`--quiet\`. The three answer the GET alike (status, every header but
+times and quota left, body) before anything is measured. ${passes} passes of ${seconds} s, the servers taking turns in an order
+rotating each pass; **÷ serve()** is the median of the per-pass ratios of req/s (each pass's in
+brackets). CPU is the server process's (user + system, from /proc, the log's writes included) per
+answer, and in brackets serve()'s ÷ it, median per pass: the req/s ratio at equal CPU, steadier
+than req/s when the machine is shared.
+
+| Server | req/s | ÷ serve() (per pass) | p50 µs | p99 µs | CPU µs per answer (at equal CPU) |
+| --- | --- | --- | --- | --- | --- |
+${rows.join('\n')}
+
+With its access log, as \`npm start\` runs it: ${verdict('logged')} (goal ≥ ${COMMAND_GOAL}×). With \`--quiet\`: ${verdict('quiet')}.
+The log took ${f(result.log.lines)} lines (${f(result.log.bytes / 2 ** 20, 1)} MiB with the warm-up and seeding) for ${f(result.log.answered)} answers measured.
+`;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const quick = process.argv.includes('--quick');
+  const settings = { passes: Number(option('passes') ?? (quick ? 2 : 5)), seconds: Number(option('seconds') ?? (quick ? 1.5 : 3)) };
+  const started = Date.now();
+  const result = await commandBenchmark(settings);
+  console.log(`${((Date.now() - started) / 1000).toFixed(0)} s in all, Node ${process.version}\n`);
+  console.log(commandSection(result, settings));
+}
