@@ -1,15 +1,18 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
-import { ApiError } from '../src/response/api-error.ts';
-import type { Reply } from '../src/response/reply.ts';
-import { InvalidSeedError } from '../src/storage/bulk.ts';
-import { adminOpenApiDocument } from './admin-openapi.ts';
+import type { Reply } from '../src/index.ts';
+// Not yet exported by src/index.ts, the core's one entry (see .dependency-cruiser.cjs).
+import { parseInput } from '../src/operations/validation.ts';
+import { adminOpenApiJson } from './admin-openapi.ts';
+import { clockChangeFrom, FaultRuleSchema, SeedSchema } from './admin-schemas.ts';
 import type { Controls } from './controls.ts';
-import { checkFaultRule } from './faults.ts';
+import type { PendingFault } from './faults.ts';
 
 /** What an admin operation gets: the request and its already-read JSON body, if it has one. */
 interface AdminInput {
   readonly request: Request;
   readonly body: () => Promise<unknown>;
+  /** The prefix the host mounted the store under (`/api`), `''` or absent for none: the admin document's server. */
+  readonly mountPath?: string;
 }
 
 export type AdminOperation = (input: AdminInput) => Promise<Reply> | Reply;
@@ -17,23 +20,9 @@ export type AdminOperation = (input: AdminInput) => Promise<Reply> | Reply;
 const json = (status: number, body: unknown): Reply => ({ status, body });
 const noContent: Reply = { status: 204 };
 
-/** A 400 for a body an admin operation cannot use. */
-function invalid(message: string, field = 'body'): ApiError {
-  return new ApiError({ status: 400, code: 'invalid_request', message, details: [{ field, message }] });
-}
-
-/** The clock change `{"advanceMs": n}` or `{"set": "<ISO date>"}` asks for, applied. */
-function moveClock(controls: Controls, body: unknown): void {
-  const change = body as { advanceMs?: unknown; set?: unknown };
-  const keys = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
-  if (keys.length !== 1 || !['advanceMs', 'set'].includes(keys[0]!)) throw invalid('Send {"advanceMs": <ms>} or {"set": "<ISO date>"}.');
-  if (keys[0] === 'advanceMs') {
-    if (typeof change.advanceMs !== 'number' || !Number.isFinite(change.advanceMs) || change.advanceMs < 0) throw invalid('advanceMs must be a number of milliseconds, 0 or more.', 'advanceMs');
-    controls.clock.advance(change.advanceMs);
-  } else {
-    if (typeof change.set !== 'string' || !Number.isFinite(Date.parse(change.set))) throw invalid('set must be an ISO date like "2026-01-01T00:00:00Z".', 'set');
-    controls.clock.set(change.set);
-  }
+/** A pending fault as JSON shows it: a RegExp path (given in JavaScript) as its source between slashes, not `{}`. */
+function inJson(fault: PendingFault): PendingFault {
+  return fault.path instanceof RegExp ? { ...fault, path: String(fault.path) } : fault;
 }
 
 /** The admin routes over `controls`. */
@@ -45,14 +34,8 @@ export function adminRoutes(controls: Controls) {
       path: '/seed',
       methods: {
         async POST({ body }) {
-          const pets = await body();
-          if (!Array.isArray(pets)) throw invalid('Send a JSON array of pets, each like a POST /pets body.');
-          try {
-            return json(201, await controls.seed(pets));
-          } catch (error) {
-            if (!(error instanceof InvalidSeedError)) throw error;
-            throw invalid(`Pet ${error.index} (0-based) is invalid: ${error.reason}. Nothing was stored.`, String(error.index));
-          }
+          const pets = parseInput(SeedSchema, await body(), 'body');
+          return json(201, await controls.seed(pets));
         },
       },
     },
@@ -62,7 +45,9 @@ export function adminRoutes(controls: Controls) {
       methods: {
         GET: () => json(200, now()),
         async POST({ body }) {
-          moveClock(controls, await body());
+          const change = parseInput(clockChangeFrom(controls.clock.now()), await body(), 'body');
+          if (change.advanceMs !== undefined) controls.clock.advance(change.advanceMs);
+          else controls.clock.set(Date.parse(change.set!));
           return json(200, now());
         },
       },
@@ -70,15 +55,9 @@ export function adminRoutes(controls: Controls) {
     {
       path: '/faults',
       methods: {
-        GET: () => json(200, controls.faults.list()),
+        GET: () => json(200, controls.faults.list().map(inJson)),
         async POST({ body }) {
-          let rule;
-          try {
-            rule = checkFaultRule(await body());
-          } catch (error) {
-            if (error instanceof TypeError) throw invalid(error.message);
-            throw error;
-          }
+          const rule = parseInput(FaultRuleSchema, await body(), 'body');
           return json(201, { id: controls.faults.inject(rule) });
         },
         DELETE: () => (controls.faults.clear(), noContent),
@@ -91,7 +70,7 @@ export function adminRoutes(controls: Controls) {
         DELETE: () => ((controls.requests.length = 0), noContent),
       },
     },
-    { path: '/openapi.json', methods: { GET: () => json(200, adminOpenApiDocument) } },
+    { path: '/openapi.json', methods: { GET: ({ mountPath }) => ({ status: 200, json: adminOpenApiJson(mountPath ?? '') }) } },
   ];
   return routes;
 }

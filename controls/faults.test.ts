@@ -1,6 +1,8 @@
-/** Fault rules on their own: delays, rates and what an injected failure answers. */
-import { describe, expect, it } from 'vitest';
-import { createFaults } from './faults.ts';
+/** Fault rules on their own: delays, rates, what an injected failure answers, and the rules inject refuses. */
+import type * as v from 'valibot';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
+import { createFaults, type FaultRule } from './faults.ts';
 
 describe('createFaults', () => {
   it('delays by real milliseconds, and a rate of 0 never hits', async () => {
@@ -24,5 +26,44 @@ describe('createFaults', () => {
     expect(failed.headers.get('retry-after')).toBe('7');
     expect(await failed.json()).toEqual({ code: 'service_unavailable', message: 'Injected fault: 503 service_unavailable.', status: 503 });
     expect(faults.pending).toBe(0);
+  });
+});
+
+describe('faults.inject', () => {
+  it('takes exactly the FaultRule type the schema it checks with describes', () => {
+    expectTypeOf<Required<FaultRule>>().toEqualTypeOf<Readonly<Required<v.InferOutput<typeof FaultRuleInJavaScriptSchema>>>>();
+  });
+
+  it('refuses a rule that cannot work, or could break the instance, with a TypeError naming each problem, and keeps none of it', () => {
+    const faults = createFaults();
+    const refusal = (rule: unknown) => {
+      try {
+        faults.inject(rule as FaultRule);
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        return (error as TypeError).message;
+      }
+      throw new Error(`${JSON.stringify(rule)} was accepted`);
+    };
+    expect(refusal({ delayMs: 2 ** 31 })).toBe('faults.inject: delayMs must be a whole number of milliseconds from 0 to 2147483647');
+    expect(refusal({ status: 429, retryAfterSeconds: 86_401 })).toBe('faults.inject: retryAfterSeconds must be a whole number of seconds from 1 to 86400');
+    expect(refusal({ status: 503, method: 'GET /v1/pets' })).toBe('faults.inject: method must be an HTTP method like "POST"');
+    expect(refusal({ status: 503, path: 7 })).toBe('faults.inject: path must be a string like "/v1/pets" or a RegExp');
+    expect(refusal({ status: 503, times: 0, probability: 2 })).toBe('faults.inject: times must be a positive integer or "always"; probability must be a number from 0 to 1');
+    expect(refusal({ code: 'gone' })).toBe('faults.inject: status must be given with code or message; status, network or delayMs must be given: a fault with none of them does nothing');
+    expect(refusal(null)).toBe('faults.inject: must be an object');
+    expect(refusal({ status: 503, stauts: 500 })).toMatch(/^faults\.inject: unknown option "stauts" \(did you mean "status"\?\); the options are status, code, message, network, delayMs, times, probability, method, path, afterHandling, retryAfterSeconds$/);
+    expect(faults.pending).toBe(0);
+  });
+
+  it('takes a RegExp path and the longest delay and Retry-After, and lists each rule as it was given', () => {
+    const faults = createFaults();
+    const path = /^\/v1\/pets(\/\d+)?$/;
+    const id = faults.inject({ status: 503, path, retryAfterSeconds: 86_400, times: 'always' });
+    faults.delayNext(1, 2 ** 31 - 1, { method: 'patch' });
+    expect(faults.list()).toEqual([
+      { status: 503, path, retryAfterSeconds: 86_400, times: 'always', id, left: 'always' },
+      { method: 'patch', delayMs: 2 ** 31 - 1, times: 1, id: expect.any(String), left: 1 },
+    ]);
   });
 });

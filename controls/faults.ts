@@ -1,8 +1,7 @@
 /** Faults in front of the request path: error answers, network failures and delays, for testing clients' retry logic. */
-import type { Handle } from '../src/handle.ts';
-import { assertKnownOptions } from '../src/options.ts';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../src/response/api-error.ts';
-import { errorReply, render } from '../src/response/reply.ts';
+import * as v from 'valibot';
+import { ApiError, assertKnownOptions, errorReply, render, type ErrorCode, type Handle } from '../src/index.ts';
+import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
 
 /**
  * One fault to inject: the same shape in JavaScript (`faults.inject(rule)`) and as the JSON body
@@ -28,13 +27,13 @@ export interface FaultRule {
    * until the client aborts (in process, `fetch` rejects with the abort reason).
    */
   readonly network?: 'reset' | 'hang';
-  /** Wait this many real milliseconds first (to exercise client timeouts). */
+  /** Wait this many real milliseconds first (to exercise client timeouts): a whole number up to 2^31 - 1, the longest setTimeout keeps. */
   readonly delayMs?: number;
   /** How many matching requests it applies to. Default 1; `'always'` until cleared. */
   readonly times?: number | 'always';
   /** Share of matching requests it hits, 0 to 1. Default 1. */
   readonly probability?: number;
-  /** Only requests with this method. */
+  /** Only requests with this method (an HTTP token, any case). */
   readonly method?: string;
   /** Only requests whose path equals this string (e.g. `/v1/pets`) or matches this pattern. */
   readonly path?: string | RegExp;
@@ -43,7 +42,7 @@ export interface FaultRule {
    * server committed. This is how a retried create without an Idempotency-Key makes a duplicate.
    */
   readonly afterHandling?: boolean;
-  /** `Retry-After` seconds on a 429 or 503. Default 1. */
+  /** `Retry-After` seconds on a 429 or 503, 1 to 86400 (a day). Default 1. */
   readonly retryAfterSeconds?: number;
 }
 
@@ -93,10 +92,6 @@ export interface FaultInjector extends Faults {
   interrupt(): void;
 }
 
-const RULE_FIELDS: readonly (keyof FaultRule)[] = [
-  'status', 'code', 'message', 'network', 'delayMs', 'times', 'probability', 'method', 'path', 'afterHandling', 'retryAfterSeconds',
-];
-
 /** The API's code for each status it answers; other statuses get the class's generic code. */
 const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
   400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 408: 'request_timeout',
@@ -104,31 +99,17 @@ const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
   422: 'idempotency_key_reused', 429: 'rate_limited', 431: 'headers_too_large', 500: 'internal_error', 503: 'service_unavailable',
 };
 
-/** `rule` if every field of it can work, else a TypeError naming the field (the admin API answers it as a 400). */
+/**
+ * `rule` if it is a fault that can work (FaultRuleInJavaScriptSchema), else a TypeError naming
+ * each problem, e.g. `faults.inject: status must be an integer from 400 to 599`.
+ */
 export function checkFaultRule(rule: unknown, what = 'fault'): FaultRule {
-  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) throw new TypeError(`${what} must be an object`);
-  assertKnownOptions(rule, RULE_FIELDS, what);
-  const r = rule as Record<keyof FaultRule, unknown>;
-  const fail = (field: string, must: string) => {
-    throw new TypeError(`${what}: ${field} must be ${must}`);
-  };
-  const isCount = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-  if (r.status !== undefined && !(Number.isInteger(r.status) && (r.status as number) >= 400 && (r.status as number) <= 599)) fail('status', 'an integer from 400 to 599');
-  if (r.code !== undefined && !ERROR_CODES.includes(r.code as ErrorCode)) fail('code', `one of ${ERROR_CODES.join(', ')}`);
-  if (r.message !== undefined && typeof r.message !== 'string') fail('message', 'a string');
-  if (r.network !== undefined && r.network !== 'reset' && r.network !== 'hang') fail('network', '"reset" or "hang"');
-  if (r.network !== undefined && r.status !== undefined) fail('status', 'left out with network (a network fault sends no status)');
-  if ((r.code !== undefined || r.message !== undefined) && r.status === undefined) fail('status', 'given with code or message');
-  if (r.delayMs !== undefined && !isCount(r.delayMs)) fail('delayMs', 'a whole number of milliseconds, 0 or more');
-  if (r.status === undefined && r.network === undefined && !((r.delayMs as number) > 0)) fail('status, network or delayMs', 'given: a fault with none of them does nothing');
-  if (r.times !== undefined && r.times !== 'always' && !(isCount(r.times) && (r.times as number) > 0)) fail('times', 'a positive integer or "always"');
-  if (r.probability !== undefined && !(typeof r.probability === 'number' && r.probability >= 0 && r.probability <= 1)) fail('probability', 'a number from 0 to 1');
-  if (r.method !== undefined && !(typeof r.method === 'string' && /^[A-Za-z]+$/.test(r.method))) fail('method', 'an HTTP method like "POST"');
-  if (r.path !== undefined && typeof r.path !== 'string' && !(r.path instanceof RegExp)) fail('path', 'a string like "/v1/pets" or a RegExp');
-  if (r.afterHandling !== undefined && typeof r.afterHandling !== 'boolean') fail('afterHandling', 'true or false');
-  if (r.afterHandling && r.status === undefined && r.network !== 'reset') fail('afterHandling', 'used with status or network "reset"');
-  if (r.retryAfterSeconds !== undefined && !(isCount(r.retryAfterSeconds) && (r.retryAfterSeconds as number) > 0)) fail('retryAfterSeconds', 'a positive whole number');
-  return rule as FaultRule;
+  // A misspelt field is named as any misspelt option is, with the field it was probably meant to be.
+  if (typeof rule === 'object' && rule !== null && !Array.isArray(rule)) assertKnownOptions(rule, FAULT_RULE_FIELDS, what);
+  const result = v.safeParse(FaultRuleInJavaScriptSchema, rule);
+  if (result.success) return rule as FaultRule;
+  const problems = result.issues.map((issue) => [v.getDotPath(issue), issue.message].filter(Boolean).join(' '));
+  throw new TypeError(`${what}: ${problems.join('; ')}`);
 }
 
 /** The ApiError a failure rule answers with. */
