@@ -67,7 +67,10 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   const { values } = parseArgs({ args: normalizeArgs(argv), options: OPTIONS });
   const delayText = values.delay ?? '0';
   const delayMs = /^[0-9]+$/.test(delayText) ? Number(delayText) : NaN;
-  if (!Number.isSafeInteger(delayMs)) throw new Error(`--delay must be a whole number of milliseconds, 0 or more, got "${delayText}"`);
+  // The longest wait a timer can hold: a fault rule refuses more, and the command must say so before it starts.
+  if (!Number.isSafeInteger(delayMs) || delayMs > 2 ** 31 - 1) {
+    throw new Error(`--delay must be a whole number of milliseconds from 0 to ${2 ** 31 - 1}, got "${delayText}"`);
+  }
   const failRateText = values['fail-rate'] ?? '0';
   const failRate = failRateText.trim() === '' ? NaN : Number(failRateText);
   if (!(failRate >= 0 && failRate <= 1)) throw new Error(`--fail-rate must be a number from 0 to 1, got "${failRateText}"`);

@@ -5,10 +5,7 @@
  */
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { NewPetSchema } from '../src/index.ts';
-// Not yet exported by src/index.ts, the core's one entry (see .dependency-cruiser.cjs).
-import { ErrorBodySchema } from '../src/response/api-error.ts';
-import { PetSchema, PetStatusSchema } from '../src/storage/pet.ts';
+import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } from '../src/index.ts';
 import {
   ClockChangeSchema,
   ClockTimeSchema,

@@ -1,7 +1,5 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
-import type { Reply } from '../src/index.ts';
-// Not yet exported by src/index.ts, the core's one entry (see .dependency-cruiser.cjs).
-import { parseInput } from '../src/operations/validation.ts';
+import { parseInput, type Reply } from '../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
 import { clockChangeFrom, FaultRuleSchema, SeedSchema } from './admin-schemas.ts';
 import type { Controls } from './controls.ts';

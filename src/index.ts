@@ -21,11 +21,12 @@ export type { LimitStore, QuotaWindow, Subject, TakeResult } from './limits/limi
 export { memoryLimitStore } from './limits/memory-limit-store.ts';
 export { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 export { readJson } from './operations/body.ts';
+export { parseInput } from './operations/validation.ts';
 
 export { InvalidSeedError, allPets, seedPets } from './storage/bulk.ts';
-export { NewPetSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';
+export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/pet-storage.ts';
 export { memoryPetStorage } from './storage/memory-pet-storage.ts';
 
-export { ApiError, ERROR_CODES, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
+export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';
