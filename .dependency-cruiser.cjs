@@ -28,11 +28,22 @@ const FLOORS = [
 
 const upward = FLOORS.slice(1).map(([name, path], index) => ({
   name: `no-import-up-from-${name}`,
-  comment: `${name} is below ${FLOORS.slice(0, index + 1).map(([above]) => above).join(', ')}: it must not import from them`,
+  comment: `${name} is below ${FLOORS.slice(0, index + 1)
+    .map(([above]) => above)
+    .join(', ')}: it must not import from them`,
   severity: 'error',
   // A floor's pattern may also match a floor above it (runtimes/ holds entries and hosts): the higher floor wins.
-  from: { path, pathNot: FLOORS.slice(0, index + 1).map(([, above]) => `(${above})`).join('|') },
-  to: { path: FLOORS.slice(0, index + 1).map(([, above]) => `(${above})`).join('|') },
+  from: {
+    path,
+    pathNot: FLOORS.slice(0, index + 1)
+      .map(([, above]) => `(${above})`)
+      .join('|'),
+  },
+  to: {
+    path: FLOORS.slice(0, index + 1)
+      .map(([, above]) => `(${above})`)
+      .join('|'),
+  },
 }));
 
 module.exports = {
@@ -57,7 +68,18 @@ module.exports = {
       name: 'every-file-is-reached',
       comment: 'A module nothing imports is dead (entries, tests and type declarations aside)',
       severity: 'error',
-      from: { orphan: true, pathNot: ['\\.test\\.ts$', '\\.d\\.ts$', '^compose/index\\.ts$', '^(runtimes|stores)/[^/]+/index\\.ts$', '^(testing|cli)/index\\.ts$', '^testing/conformance/index\\.ts$', '^runtimes/service-worker/worker\\.ts$'] },
+      from: {
+        orphan: true,
+        pathNot: [
+          '\\.test\\.ts$',
+          '\\.d\\.ts$',
+          '^compose/index\\.ts$',
+          '^(runtimes|stores)/[^/]+/index\\.ts$',
+          '^(testing|cli)/index\\.ts$',
+          '^testing/conformance/index\\.ts$',
+          '^runtimes/service-worker/worker\\.ts$',
+        ],
+      },
       to: {},
     },
   ],

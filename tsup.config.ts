@@ -16,7 +16,9 @@ interface Entry {
  */
 const exportsMap = JSON.parse(readFileSync('package.json', 'utf8')).exports as Record<string, Entry | string>;
 const entries = Object.entries(exportsMap).flatMap(([subpath, entry]) =>
-  typeof entry === 'string' ? [] : [{ name: subpath === '.' ? 'index' : `${subpath.slice(2)}/index`, source: entry.source.slice(2), dual: entry.require !== undefined }],
+  typeof entry === 'string'
+    ? []
+    : [{ name: subpath === '.' ? 'index' : `${subpath.slice(2)}/index`, source: entry.source.slice(2), dual: entry.require !== undefined }],
 );
 /** Entries with a CommonJS form too. */
 const dualEntries = Object.fromEntries(entries.filter((entry) => entry.dual).map(({ name, source }) => [name, source]));
@@ -96,13 +98,29 @@ async function writeCommonJsEntries(): Promise<void> {
   }
 }
 
-export default defineConfig(process.env.npm_lifecycle_event === 'prestart' ? [startOnly] : [
-  { ...library, entry: { ...esmEntries, ...cli }, format: ['esm'], dts: { entry: esmEntries }, onSuccess: writeCommonJsEntries },
-  // The CommonJS types repeat the ESM ones without their TSDoc, which keeps the package within its budget (test/package.test.ts);
-  // editors show the docs from the ESM declarations, which every TypeScript project can resolve.
-  { ...library, entry: dualEntries, format: ['cjs'], dts: { entry: dualEntries, only: true, compilerOptions: { removeComments: true } } },
-  // A classic (non-module) worker script runs in every browser with service workers.
-  { ...demoBundle, entry: { sw: 'examples/offline-demo/sw.ts' }, format: ['iife'], outExtension: () => ({ js: '.js' }), publicDir: 'examples/offline-demo/public' },
-  { ...demoBundle, entry: { idb: 'examples/offline-demo/idb.ts', app: 'examples/offline-demo/app.ts' }, format: ['esm'], splitting: false, outExtension: () => ({ js: '.js' }) },
-  workerTemplate,
-]);
+export default defineConfig(
+  process.env.npm_lifecycle_event === 'prestart'
+    ? [startOnly]
+    : [
+        { ...library, entry: { ...esmEntries, ...cli }, format: ['esm'], dts: { entry: esmEntries }, onSuccess: writeCommonJsEntries },
+        // The CommonJS types repeat the ESM ones without their TSDoc, which keeps the package within its budget (test/package.test.ts);
+        // editors show the docs from the ESM declarations, which every TypeScript project can resolve.
+        { ...library, entry: dualEntries, format: ['cjs'], dts: { entry: dualEntries, only: true, compilerOptions: { removeComments: true } } },
+        // A classic (non-module) worker script runs in every browser with service workers.
+        {
+          ...demoBundle,
+          entry: { sw: 'examples/offline-demo/sw.ts' },
+          format: ['iife'],
+          outExtension: () => ({ js: '.js' }),
+          publicDir: 'examples/offline-demo/public',
+        },
+        {
+          ...demoBundle,
+          entry: { idb: 'examples/offline-demo/idb.ts', app: 'examples/offline-demo/app.ts' },
+          format: ['esm'],
+          splitting: false,
+          outExtension: () => ({ js: '.js' }),
+        },
+        workerTemplate,
+      ],
+);

@@ -54,7 +54,10 @@ async function seed(url) {
 }
 
 /** Access-log lines in `file`: every line after the command's start lines that looks like `GET /v1/pets 200 0.1ms 127.0.0.1`. */
-const accessLines = (file) => readFileSync(file, 'utf8').split('\n').filter((line) => /^[A-Z]+ \/\S* \d{3} [\d.]+ms \S+$/.test(line)).length;
+const accessLines = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => /^[A-Z]+ \/\S* \d{3} [\d.]+ms \S+$/.test(line)).length;
 
 /**
  * Starts the library's server (bench/http-server.mjs `store`) and the command twice (its access log
@@ -84,11 +87,19 @@ export async function commandBenchmark({ passes, seconds }) {
     for (const kind of ['logged', 'quiet']) {
       if (answers.store.status !== 200) throw new Error(`serve(createPetStore()) answered GET with ${answers.store.status}`);
       if (!isDeepStrictEqual(answers[kind], answers.store)) {
-        throw new Error(`${kind} answers GET unlike serve(createPetStore()); nothing was measured.\n  store: ${JSON.stringify(answers.store)}\n  ${kind}: ${JSON.stringify(answers[kind])}`);
+        throw new Error(
+          `${kind} answers GET unlike serve(createPetStore()); nothing was measured.\n  store: ${JSON.stringify(answers.store)}\n  ${kind}: ${JSON.stringify(answers[kind])}`,
+        );
       }
     }
     const before = { logged: accessLines(files.logged), quiet: accessLines(files.quiet) };
-    const jobs = Object.keys(SERVERS).map((kind) => ({ kind, name: `GET — ${kind}`, status: 200, options: SCENARIOS.list.load(servers[kind].url, KEY), pid: servers[kind].pid }));
+    const jobs = Object.keys(SERVERS).map((kind) => ({
+      kind,
+      name: `GET — ${kind}`,
+      status: 200,
+      options: SCENARIOS.list.load(servers[kind].url, KEY),
+      pid: servers[kind].pid,
+    }));
     const runs = await takeTurns([jobs], { passes, seconds });
     const result = Object.fromEntries(jobs.map((job) => [job.kind, summarize(runs.get(job))]));
     for (const summary of Object.values(result)) {
@@ -120,7 +131,12 @@ const met = (ratio) => ratio >= COMMAND_GOAL;
 
 /** The target rows for BENCHMARKS.md, as bench/index.mjs lists them: `[name, goal, measured, met]`. */
 export const commandTargets = (result) => [
-  ['GET req/s, the command as `npm start` runs it (access log to a file) ÷ `serve(createPetStore())`', `≥ ${COMMAND_GOAL}×`, `${f(result.logged.ratio, 2)}×`, met(result.logged.ratio)],
+  [
+    'GET req/s, the command as `npm start` runs it (access log to a file) ÷ `serve(createPetStore())`',
+    `≥ ${COMMAND_GOAL}×`,
+    `${f(result.logged.ratio, 2)}×`,
+    met(result.logged.ratio),
+  ],
 ];
 
 /** The section for BENCHMARKS.md: the three servers' rows, the ratios and the verdicts, as Markdown. */

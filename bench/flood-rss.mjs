@@ -153,7 +153,9 @@ export function floodTargets({ count: requests, bound, variants }) {
 /** The section of BENCHMARKS.md on the flood: every figure of each variant, and what grew. */
 export function floodSection({ count: requests, connections, warmUp, variants }) {
   const rows = Object.entries(variants).map(([name, run]) => {
-    const answers = Object.entries(run.statuses).map(([status, n]) => `${count(n)} × ${status}`).join(', ');
+    const answers = Object.entries(run.statuses)
+      .map(([status, n]) => `${count(n)} × ${status}`)
+      .join(', ');
     const state = `${run.after.addresses} address, ${run.after.bans} ban, ${run.after.keys} key (the warm-up's)`;
     const cells = [name, answers, mb(run.cold.rss), mb(run.before.rss), mb(run.after.rss), mb(run.growth), mb(run.growthFromCold)];
     cells.push(`${mb(run.before.heapUsed)} → ${mb(run.after.heapUsed)}`, `${mb(run.before.newSpace)} → ${mb(run.after.newSpace)}`, state);

@@ -5,7 +5,7 @@
 // constant 20-pet JSON) and raw (node:http after a string compare of the key). Prints "ready <port>".
 import { createServer } from 'node:http';
 import { createServerAdapter, Response } from '@whatwg-node/server';
-import { memoryLimitStore, memoryPetStorage } from 'petstore-service';
+import { memoryLimitStore, memoryPetStorage } from 'petstore-service/storage';
 import { createPetStore, serve } from 'petstore-service/node';
 
 const [kind, KEY] = process.argv.slice(2);

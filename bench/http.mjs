@@ -75,7 +75,13 @@ export async function httpBenchmarks({ passes, seconds }) {
     const sameWork = await assertSameWork(Object.fromEntries(Object.keys(PEERS).map((kind) => [kind, servers[kind].url])), KEY);
     // Jobs in groups: each scenario's servers, then each baseline alone.
     const groups = Object.entries(SCENARIOS).map(([scenario, spec]) =>
-      Object.keys(PEERS).map((kind) => ({ scenario, kind, name: `${spec.short} — ${PEERS[kind]}`, status: spec.status, options: spec.load(servers[kind].url, KEY) })),
+      Object.keys(PEERS).map((kind) => ({
+        scenario,
+        kind,
+        name: `${spec.short} — ${PEERS[kind]}`,
+        status: spec.status,
+        options: spec.load(servers[kind].url, KEY),
+      })),
     );
     for (const [kind, name] of Object.entries(BASELINES)) {
       groups.push([{ baseline: true, kind, name, status: 200, options: SCENARIOS.list.load(servers[kind].url, KEY) }]);
@@ -131,7 +137,10 @@ const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: 
 
 /** The same-work table, one row per scenario and server, as Markdown lines. */
 export function peerRows({ peers }) {
-  const rows = [`| Scenario | Server | req/s | × ours | p50 µs | p99 µs | p99 ≤ ${TAIL_GOAL}× p50 | req/s per pass |`, '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const rows = [
+    `| Scenario | Server | req/s | × ours | p50 µs | p99 µs | p99 ≤ ${TAIL_GOAL}× p50 | req/s per pass |`,
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const [scenario, byServer] of Object.entries(peers)) {
     for (const [kind, r] of Object.entries(byServer)) {
       const tail = r.p99 / r.p50;

@@ -1,6 +1,7 @@
 // In-process benchmarks: petstore.fetch in a loop, and filtered pages as the store grows.
 import { createHistogram } from 'node:perf_hooks';
-import { createPetStore, memoryPetStorage } from 'petstore-service';
+import { createPetStore } from 'petstore-service';
+import { memoryPetStorage } from 'petstore-service/storage';
 
 const KEY = 'bench-key';
 const apiKeys = { [KEY]: { perMinute: 1_000_000_000, perDay: 1_000_000_000 } };
@@ -62,7 +63,8 @@ export async function scale({ passes, calls }) {
   // Creates through the handler, the way a client makes them.
   const petstore = createPetStore({ apiKeys });
   const body = JSON.stringify({ name: 'Bench', categoryId: 1, status: 'sold' });
-  const post = () => petstore.fetch(new Request('http://bench.local/v1/pets', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }));
+  const post = () =>
+    petstore.fetch(new Request('http://bench.local/v1/pets', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }));
   for (let i = 0; i < 2_000; i++) await post();
   const started = performance.now();
   const creates = 10_000;

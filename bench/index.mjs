@@ -50,7 +50,12 @@ const testStores = JSON.parse(execFileSync(process.execPath, ['--expose-gc', 'be
 log('service-worker bundle');
 const bundle = await serviceWorkerBundle();
 log('durable stores: PGlite, a throwaway PostgreSQL, Redis');
-const durable = JSON.parse(execFileSync(process.execPath, ['bench/sql.mjs', ...(quick ? ['--quick'] : [])], { encoding: 'utf8' }).trim().split('\n').at(-1));
+const durable = JSON.parse(
+  execFileSync(process.execPath, ['bench/sql.mjs', ...(quick ? ['--quick'] : [])], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1),
+);
 
 const get = http.peers.list.petstore;
 const bare = http.baselines['GET — bare @whatwg-node/server adapter'];
@@ -77,9 +82,7 @@ const targets = [
     ourTails.every((t) => t <= TAIL_GOAL),
   ],
   ['In-process GET list calls per second', '≥ 30,000', f(inProcess.callsPerSecond), inProcess.callsPerSecond >= 30_000],
-  ...(inProcess24
-    ? [['In-process GET list calls per second, Node 24', '≥ 30,000', f(inProcess24.callsPerSecond), inProcess24.callsPerSecond >= 30_000]]
-    : []),
+  ...(inProcess24 ? [['In-process GET list calls per second, Node 24', '≥ 30,000', f(inProcess24.callsPerSecond), inProcess24.callsPerSecond >= 30_000]] : []),
   [
     'Filtered list p50 at 10^6 pets vs 10^3',
     '≤ 1.5×',
@@ -94,7 +97,7 @@ const targets = [
   ],
   ['Heap bytes per stored pet (10^6 pets)', '≤ 150', f(petBytes.bytesPerItem), petBytes.bytesPerItem <= 150],
   ...[
-    ['an anonymous caller\'s address', keys5, keys6, 'addresses'],
+    ["an anonymous caller's address", keys5, keys6, 'addresses'],
     ['a key', apiKeys5, apiKeys6, 'keys'],
   ].map(([what, at5, at6, unit]) => [
     `Heap bytes per tracked rate-limit subject, ${what} (10^5 / ${f(settings.maxAddresses)} ${unit})`,
@@ -187,7 +190,9 @@ ${inProcess24 ? `| The same on Node 24 (npm package \`node@24\`) | ${f(inProcess
 
 | Stored pets | p50 µs | p99 µs |
 | --- | --- | --- |
-${Object.entries(grown.latency).map(([size, l]) => `| ${f(Number(size))} | ${f(l.p50)} | ${f(l.p99)} |`).join('\n')}
+${Object.entries(grown.latency)
+  .map(([size, l]) => `| ${f(Number(size))} | ${f(l.p50)} | ${f(l.p99)} |`)
+  .join('\n')}
 
 ## Memory
 

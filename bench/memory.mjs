@@ -1,5 +1,5 @@
 // Heap cost per stored pet and per tracked rate-limit subject, an address or a key: `node --expose-gc bench/memory.mjs <what> <count>`, one measurement per process.
-import { memoryPetStorage, memoryLimitStore } from 'petstore-service';
+import { memoryPetStorage, memoryLimitStore } from 'petstore-service/storage';
 
 const heap = () => {
   globalThis.gc();

@@ -1,7 +1,8 @@
 /** Per-step costs of one GET /v1/pets, measured on the source (bundled by bench/micro.mjs). */
 import { Response as PonyfillResponse } from '@whatwg-node/server';
 import { createAuthenticator } from '../src/auth/auth.ts';
-import { createPetStore, memoryLimitStore, memoryPetStorage } from '../compose/index.ts';
+import { createPetStore } from '../compose/index.ts';
+import { memoryLimitStore, memoryPetStorage } from '../stores/memory/index.ts';
 import { createRateLimiter } from '../src/limits/limiter.ts';
 import { ListQuerySchema } from '../src/operations/inputs.ts';
 import { parseInput } from '../src/operations/validation.ts';

@@ -1,5 +1,6 @@
 // Profiles the in-process GET list loop: `node --cpu-prof --cpu-prof-dir=bench/profiles bench/profile.mjs`.
-import { createPetStore, memoryPetStorage } from 'petstore-service';
+import { createPetStore } from 'petstore-service';
+import { memoryPetStorage } from 'petstore-service/storage';
 
 const storage = memoryPetStorage();
 for (let i = 0; i < 20; i++) await storage.create({ name: `pet ${i}`, categoryId: i, status: 'available' });

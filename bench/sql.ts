@@ -25,9 +25,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function rate(count: number, concurrency: number, run: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await run(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await run(next++);
+    }),
+  );
   return count / ((performance.now() - started) / 1000);
 }
 
@@ -76,7 +78,9 @@ async function rareStatusPages(client: SqlClient): Promise<{ thousand: number; m
       [Number(last), pets],
     );
     await client.query('UPDATE petstore_pet_ids SET last_id = $1', [pets]);
-    await client.query(`UPDATE petstore_pets SET status = CASE WHEN id > $1 THEN 'pending' ELSE 'available' END WHERE status = 'pending' OR id > $1`, [pets - 42]);
+    await client.query(`UPDATE petstore_pets SET status = CASE WHEN id > $1 THEN 'pending' ELSE 'available' END WHERE status = 'pending' OR id > $1`, [
+      pets - 42,
+    ]);
     await client.query('ANALYZE petstore_pets');
     return p50(PAGES, () => storage.list({ status: 'pending', after: 0, limit: 21 }));
   };
@@ -117,4 +121,12 @@ await redisClient.destroy();
 await redis.stop();
 
 const memoryTakes = await takes(memoryLimitStore());
-console.log(JSON.stringify({ pglite: { ...pgliteRows, takes: pgliteTakes, rare: pgliteRare }, postgres: { ...postgresRows, takes: postgresTakes, rare: postgresRare }, redisTakes, memoryTakes, pets: PETS }));
+console.log(
+  JSON.stringify({
+    pglite: { ...pgliteRows, takes: pgliteTakes, rare: pgliteRare },
+    postgres: { ...postgresRows, takes: postgresTakes, rare: postgresRare },
+    redisTakes,
+    memoryTakes,
+    pets: PETS,
+  }),
+);

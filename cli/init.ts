@@ -55,7 +55,7 @@ interface InitSettings {
 }
 
 function readInitSettings(argv: string[]): InitSettings {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   } catch (error) {
@@ -65,7 +65,11 @@ function readInitSettings(argv: string[]): InitSettings {
   const { values, positionals } = parsed;
   if (values.help) return { help: true, dir: '', apiKeys: new Map(), force: false };
   if (positionals.length !== 1) {
-    throw new InitError(positionals.length === 0 ? `init needs the folder to write ${FILE} into: petstore-service init <dir>` : `init takes one folder, got ${positionals.length}: ${positionals.join(' ')}`);
+    throw new InitError(
+      positionals.length === 0
+        ? `init needs the folder to write ${FILE} into: petstore-service init <dir>`
+        : `init takes one folder, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
   }
   // A key without a plan is on pro, as the offline demo's key is.
   const entries = (values.key ?? ['demo-key']).map((entry) => (entry.includes(':') ? entry : `${entry}:pro`));

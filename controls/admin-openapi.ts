@@ -135,7 +135,8 @@ export function adminOpenApiDocument(mountPath = ''): Json {
         post: operation({
           operationId: 'resetStore',
           tag: 'store',
-          summary: 'Start over: pets, ids, counters, bans, idempotency keys, faults and the journal. Requests a fault is holding end with a 503 and store nothing.',
+          summary:
+            'Start over: pets, ids, counters, bans, idempotency keys, faults and the journal. Requests a fault is holding end with a 503 and store nothing.',
           success: [204, 'Done.'],
         }),
       },
@@ -152,7 +153,12 @@ export function adminOpenApiDocument(mountPath = ''): Json {
         get: operation({ operationId: 'listAllPets', tag: 'store', summary: 'Every stored pet, in id order.', success: [200, 'Every pet.', listOf('Pet')] }),
       },
       '/__admin/clock': {
-        get: operation({ operationId: 'getClock', tag: 'clock', summary: 'The store\u2019s time.', success: [200, 'The store\u2019s time now.', ref('schemas', 'ClockTime')] }),
+        get: operation({
+          operationId: 'getClock',
+          tag: 'clock',
+          summary: 'The store\u2019s time.',
+          success: [200, 'The store\u2019s time now.', ref('schemas', 'ClockTime')],
+        }),
         post: operation({
           operationId: 'moveClock',
           tag: 'clock',
@@ -187,7 +193,12 @@ export function adminOpenApiDocument(mountPath = ''): Json {
         delete: operation({ operationId: 'clearRequests', tag: 'journal', summary: 'Clear the journal.', success: [204, 'Done.'] }),
       },
       '/__admin/openapi.json': {
-        get: operation({ operationId: 'getAdminOpenApiDocument', tag: 'document', summary: 'This document.', success: [200, 'The OpenAPI 3.1 document.', { type: 'object' }] }),
+        get: operation({
+          operationId: 'getAdminOpenApiDocument',
+          tag: 'document',
+          summary: 'This document.',
+          success: [200, 'The OpenAPI 3.1 document.', { type: 'object' }],
+        }),
       },
     },
     components: {

@@ -72,4 +72,3 @@ export function adminRoutes(controls: Controls) {
   ];
   return routes;
 }
-

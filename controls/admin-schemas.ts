@@ -42,20 +42,26 @@ function faultRuleEntries<TPath extends v.GenericSchema>(path: TPath) {
     status: v.optional(
       v.pipe(
         integerFrom(400, 599, 'must be an integer from 400 to 599'),
-        v.description('Answer this status with the API\u2019s Error body and headers (429: Retry-After and quota headers; 503: Retry-After; 401: WWW-Authenticate).'),
+        v.description(
+          'Answer this status with the API\u2019s Error body and headers (429: Retry-After and quota headers; 503: Retry-After; 401: WWW-Authenticate).',
+        ),
       ),
     ),
     code: v.optional(
       v.pipe(
         v.picklist(ERROR_CODES, `must be one of ${ERROR_CODES.join(', ')}`),
-        v.description('The Error body\u2019s code (needs status). Default: the API\u2019s code for the status, else invalid_request (4xx) or internal_error (5xx).'),
+        v.description(
+          'The Error body\u2019s code (needs status). Default: the API\u2019s code for the status, else invalid_request (4xx) or internal_error (5xx).',
+        ),
       ),
     ),
     message: v.optional(v.pipe(v.string('must be a string'), v.description('The Error body\u2019s message (needs status). Default: one naming the fault.'))),
     network: v.optional(
       v.pipe(
         v.picklist(['reset', 'hang'], 'must be "reset" or "hang"'),
-        v.description('A network failure instead of an answer (not with status). reset: the connection is closed with no answer; hang: no answer until the client aborts.'),
+        v.description(
+          'A network failure instead of an answer (not with status). reset: the connection is closed with no answer; hang: no answer until the client aborts.',
+        ),
       ),
     ),
     delayMs: v.optional(
@@ -128,14 +134,20 @@ function faultRules<T extends RuleFields>() {
   return [
     documented(
       forwardTo<T>(
-        v.check<T, string>((rule) => rule.status === undefined || rule.network === undefined, 'must be left out with network (a network fault sends no status)'),
+        v.check<T, string>(
+          (rule) => rule.status === undefined || rule.network === undefined,
+          'must be left out with network (a network fault sends no status)',
+        ),
         'status',
       ),
       { anyOf: [{ properties: { status: false } }, { properties: { network: false } }] },
     ),
     documented(
       forwardTo<T>(
-        v.check<T, string>((rule) => rule.status !== undefined || (rule.code === undefined && rule.message === undefined), 'must be given with code or message'),
+        v.check<T, string>(
+          (rule) => rule.status !== undefined || (rule.code === undefined && rule.message === undefined),
+          'must be given with code or message',
+        ),
         'status',
       ),
       { dependentRequired: { code: ['status'], message: ['status'] } },
@@ -149,10 +161,19 @@ function faultRules<T extends RuleFields>() {
     ),
     documented(
       forwardTo<T>(
-        v.check<T, string>((rule) => !rule.afterHandling || rule.status !== undefined || rule.network === 'reset', 'must be used with status or network "reset"'),
+        v.check<T, string>(
+          (rule) => !rule.afterHandling || rule.status !== undefined || rule.network === 'reset',
+          'must be used with status or network "reset"',
+        ),
         'afterHandling',
       ),
-      { anyOf: [{ properties: { afterHandling: { const: false } } }, { required: ['status'] }, { required: ['network'], properties: { network: { const: 'reset' } } }] },
+      {
+        anyOf: [
+          { properties: { afterHandling: { const: false } } },
+          { required: ['status'] },
+          { required: ['network'], properties: { network: { const: 'reset' } } },
+        ],
+      },
     ),
   ] as const;
 }
@@ -188,10 +209,7 @@ export const PendingFaultSchema = v.pipe(
       v.pipe(v.string(), v.description(`${PATH_DESCRIPTION} A RegExp given in JavaScript is shown as its source between slashes, e.g. /^\\/v1\\/pets$/.`)),
     ),
     id: v.pipe(v.string(), v.description('Names the rule in logs and tests.')),
-    left: v.pipe(
-      v.union([v.pipe(v.number(), v.safeInteger(), v.minValue(1)), v.literal('always')]),
-      v.description('Requests it will still apply to.'),
-    ),
+    left: v.pipe(v.union([v.pipe(v.number(), v.safeInteger(), v.minValue(1)), v.literal('always')]), v.description('Requests it will still apply to.')),
   }),
   v.title('PendingFault'),
   v.description('A fault that can still apply.'),
@@ -261,10 +279,7 @@ export function clockChangeFrom(now: number) {
 const ISO_OUTPUT = 'in ISO 8601 as Date.prototype.toISOString writes it (2026-01-01T00:00:00.000Z; years past 9999 or before 0 as +275760 or -000001).';
 
 /** The answer of `GET` and `POST /__admin/clock`. */
-export const ClockTimeSchema = v.pipe(
-  v.strictObject({ now: v.pipe(v.string(), v.description(`The store\u2019s time, ${ISO_OUTPUT}`)) }),
-  v.title('ClockTime'),
-);
+export const ClockTimeSchema = v.pipe(v.strictObject({ now: v.pipe(v.string(), v.description(`The store\u2019s time, ${ISO_OUTPUT}`)) }), v.title('ClockTime'));
 
 /** The body of `POST /__admin/seed`: pets, each a `POST /pets` body. */
 export const SeedSchema = v.pipe(

@@ -49,10 +49,16 @@ describe('faults.inject', () => {
     expect(refusal({ status: 429, retryAfterSeconds: 86_401 })).toBe('faults.inject: retryAfterSeconds must be a whole number of seconds from 1 to 86400');
     expect(refusal({ status: 503, method: 'GET /v1/pets' })).toBe('faults.inject: method must be an HTTP method like "POST"');
     expect(refusal({ status: 503, path: 7 })).toBe('faults.inject: path must be a string like "/v1/pets" or a RegExp');
-    expect(refusal({ status: 503, times: 0, probability: 2 })).toBe('faults.inject: times must be a positive integer or "always"; probability must be a number from 0 to 1');
-    expect(refusal({ code: 'gone' })).toBe('faults.inject: status must be given with code or message; status, network or delayMs must be given: a fault with none of them does nothing');
+    expect(refusal({ status: 503, times: 0, probability: 2 })).toBe(
+      'faults.inject: times must be a positive integer or "always"; probability must be a number from 0 to 1',
+    );
+    expect(refusal({ code: 'gone' })).toBe(
+      'faults.inject: status must be given with code or message; status, network or delayMs must be given: a fault with none of them does nothing',
+    );
     expect(refusal(null)).toBe('faults.inject: must be an object');
-    expect(refusal({ status: 503, stauts: 500 })).toMatch(/^faults\.inject: unknown option "stauts" \(did you mean "status"\?\); the options are status, code, message, network, delayMs, times, probability, method, path, afterHandling, retryAfterSeconds$/);
+    expect(refusal({ status: 503, stauts: 500 })).toMatch(
+      /^faults\.inject: unknown option "stauts" \(did you mean "status"\?\); the options are status, code, message, network, delayMs, times, probability, method, path, afterHandling, retryAfterSeconds$/,
+    );
     expect(faults.pending).toBe(0);
   });
 

@@ -94,9 +94,20 @@ export interface FaultInjector extends Faults {
 
 /** The API's code for each status it answers; other statuses get the class's generic code. */
 const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
-  400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 408: 'request_timeout',
-  410: 'gone', 413: 'payload_too_large', 415: 'unsupported_media_type', 417: 'expectation_failed',
-  422: 'idempotency_key_reused', 429: 'rate_limited', 431: 'headers_too_large', 500: 'internal_error', 503: 'service_unavailable',
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  410: 'gone',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  417: 'expectation_failed',
+  422: 'idempotency_key_reused',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+  500: 'internal_error',
+  503: 'service_unavailable',
 };
 
 /**
@@ -126,7 +137,12 @@ function faultError(rule: FaultRule, quota: Record<string, string> | undefined):
 
 /** The answer for requests that arrived before a reset and were still unanswered: a fault was holding them, or they had not reached the request path. */
 export function interruptedReply(): Response {
-  const error = new ApiError({ status: 503, code: 'service_unavailable', message: 'The fake backend was reset while this request waited.', headers: { 'Retry-After': '1' } });
+  const error = new ApiError({
+    status: 503,
+    code: 'service_unavailable',
+    message: 'The fake backend was reset while this request waited.',
+    headers: { 'Retry-After': '1' },
+  });
   return render(errorReply(error, () => {}));
 }
 

@@ -71,7 +71,11 @@ export function verifyRequests(requests: readonly RecordedExchange[], verificati
   const wanted = [matcher.method?.toUpperCase() ?? '*', matcher.path === undefined ? '*' : String(matcher.path), matcher.status ?? '*'].join(' ');
   const lines = requests.map((r) => `  ${isMatch(r) ? '+' : ' '} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} -> ${r.status}`);
   throw new Error(
-    [`Expected ${times} request(s) matching ${wanted}, got ${found}.`, `Recorded (${requests.length}, + marks a match):`, ...(lines.length ? lines : ['  (none)'])].join('\n'),
+    [
+      `Expected ${times} request(s) matching ${wanted}, got ${found}.`,
+      `Recorded (${requests.length}, + marks a match):`,
+      ...(lines.length ? lines : ['  (none)']),
+    ].join('\n'),
   );
 }
 

@@ -55,7 +55,7 @@ describe('examples', () => {
     expect(output).toContain("200 [ { id: 1, name: 'Rex', categoryId: 1, status: 'available' } ]");
   });
 
-  describe('many-instances (on a real PostgreSQL and redis-server)', () => {
+  describe('many-instances (on a real PostgreSQL and redis-server)', { tags: ['postgres', 'redis'] }, () => {
     let pg: TestPostgres;
     let redis: TestRedis;
     beforeAll(async () => {

@@ -59,9 +59,7 @@ export interface Serve<Listen extends ListenOptions = ListenOptions, Listening e
 export const LISTEN_OPTION_NAMES: readonly string[] = ['port', 'hostname', 'signal'];
 
 /** Listen options only `petstore-service/node` has: deadlines and signal handling built on node:http. */
-export const NODE_ONLY_OPTION_NAMES: readonly string[] = [
-  'handleSignals', 'shutdownTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs',
-];
+export const NODE_ONLY_OPTION_NAMES: readonly string[] = ['handleSignals', 'shutdownTimeoutMs', 'headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs'];
 
 /** The environment variable `serve` reads keys from when `apiKeys` is not given. */
 const API_KEYS_VARIABLE = 'PETSTORE_API_KEYS';
@@ -94,10 +92,7 @@ interface ServePlan<Listen extends ListenOptions> {
  * const plan = readServeArguments([{ port: 0 }], { listenOptionNames: LISTEN_OPTION_NAMES, env: () => undefined });
  * plan.port; // 0
  */
-export function readServeArguments<Listen extends ListenOptions>(
-  args: readonly unknown[],
-  runtime: ServeRuntime,
-): ServePlan<Listen> {
+export function readServeArguments<Listen extends ListenOptions>(args: readonly unknown[], runtime: ServeRuntime): ServePlan<Listen> {
   const [first = {}, second] = args;
   const handlerForm = typeof first === 'function';
   if (!handlerForm && args.length > 1) {

@@ -26,7 +26,11 @@ describe('createPetStore options', () => {
     ['a publicUrl that is not http(s)', { publicUrl: 'ftp://api.example.com/v1' }, /publicUrl/],
     ['a negative trustProxy', { trustProxy: -1 }, /trustProxy/],
     ['a trustProxy that is a string', { trustProxy: '10.0.0.0/8' as never }, /trustProxy/],
-    ['a misspelt option', { apikeys: { k: 'free' } } as never, /^createPetStore: unknown option "apikeys" \(did you mean "apiKeys"\?\); the options are apiKeys, storage, /],
+    [
+      'a misspelt option',
+      { apikeys: { k: 'free' } } as never,
+      /^createPetStore: unknown option "apikeys" \(did you mean "apiKeys"\?\); the options are apiKeys, storage, /,
+    ],
     ['basPath for basePath', { basPath: '/x' } as never, /unknown option "basPath" \(did you mean "basePath"\?\)/],
   ])('throws a TypeError at creation for %s', (_, options, message) => {
     expect(() => createPetStore(options)).toThrow(TypeError);

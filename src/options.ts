@@ -217,9 +217,26 @@ function checkAdmin({ admin, storage, limitStore }: PetStoreOptions): { readonly
 
 /** Every option of {@link PetStoreOptions}: a Record over its keys, so a new option must be listed to compile. */
 const OPTIONS: Record<keyof PetStoreOptions, true> = {
-  apiKeys: true, storage: true, basePath: true, now: true, maxBodyBytes: true, defaultStatus: true, cors: true,
-  getPetDeprecatedAt: true, getPetSunsetAt: true, limitStore: true, banThreshold: true, banDurationMs: true,
-  clientAddress: true, trustProxy: true, ipv6Subnet: true, publicUrl: true, onError: true, onRequest: true, onResponse: true, admin: true,
+  apiKeys: true,
+  storage: true,
+  basePath: true,
+  now: true,
+  maxBodyBytes: true,
+  defaultStatus: true,
+  cors: true,
+  getPetDeprecatedAt: true,
+  getPetSunsetAt: true,
+  limitStore: true,
+  banThreshold: true,
+  banDurationMs: true,
+  clientAddress: true,
+  trustProxy: true,
+  ipv6Subnet: true,
+  publicUrl: true,
+  onError: true,
+  onRequest: true,
+  onResponse: true,
+  admin: true,
 };
 
 /** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */

@@ -95,7 +95,10 @@ describe('petstore-service init', () => {
     [['public', '--port', '80'], "Unknown option '--port'"],
     [['public', '--key'], "Option '-k, --key <value>' argument missing"],
     [['public', '--force=yes'], "Option '-f, --force' does not take an argument"],
-    [['public', '--key', 'k:gold'], '--key: API key entry 1: the plan (free, pro, business or enterprise:PER_MINUTE:PER_DAY) must be "free", "pro", "business" or { perMinute, perDay } with positive integers'],
+    [
+      ['public', '--key', 'k:gold'],
+      '--key: API key entry 1: the plan (free, pro, business or enterprise:PER_MINUTE:PER_DAY) must be "free", "pro", "business" or { perMinute, perDay } with positive integers',
+    ],
     [['public', '--key', 'not a token'], '--key: API key entry 1: the key must be a non-empty bearer token'],
   ])('refuses %j in one line on stderr with exit code 2', async (args, message) => {
     expect(await run('init', ...args)).toEqual({ code: 2, stdout: '', stderr: `petstore-service init: ${message}; see petstore-service init --help\n` });
@@ -109,6 +112,9 @@ describe('petstore-service init', () => {
 
     await run('init', join('public', WORKER)); // writes public/petstore-service-worker.js/petstore-service-worker.js
     const onFolder = await run('init', 'public');
-    expect(onFolder).toMatchObject({ code: 2, stderr: `petstore-service init: public/${WORKER} is a folder, not a file init can write; see petstore-service init --help\n` });
+    expect(onFolder).toMatchObject({
+      code: 2,
+      stderr: `petstore-service init: public/${WORKER} is a folder, not a file init can write; see petstore-service init --help\n`,
+    });
   });
 });

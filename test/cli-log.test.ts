@@ -20,7 +20,12 @@ function start(args: string[]) {
   listening.catch(() => {}); // tests that expect an exit never await it
   const logLines = () => {
     const end = startLength();
-    return end ? stdout().slice(end.index + end[0].length).split('\n').filter((line) => line !== '') : [];
+    return end
+      ? stdout()
+          .slice(end.index + end[0].length)
+          .split('\n')
+          .filter((line) => line !== '')
+      : [];
   };
   /** The access log once it has `count` lines: each is written as its answer leaves, and arrives here a little later. */
   const waitForLines = (count: number) =>

@@ -87,91 +87,103 @@ function expectOneLineExit2(result: { code: number | null; stdout: string; stder
 }
 
 describe('petstore-service --data <dir> (PGlite)', () => {
-  it('lists the same 3 pets after a kill -9 and a restart on the directory, and the next create gets id 4', async () => {
-    const dir = join(tempDir(), 'd'); // created by the command
-    const first = start([...KEY_ARGS, '--data', dir]);
-    const { url, stdout } = await first.listening;
-    expect(stdout).toContain(`\nPets and limits: PGlite in ${dir}\n`);
-    const created: Pet[] = [];
-    for (const name of ['Rex', 'Tom', 'Kit']) {
-      const response = await create(url, { name, categoryId: 1 });
-      expect(response.status).toBe(201);
-      created.push((await response.json()) as Pet);
-    }
-    expect(created.map((pet) => pet.id)).toEqual([1, 2, 3]);
-    await killHard(first);
-
-    const second = start([...KEY_ARGS, '--data', dir]);
-    const restarted = await second.listening;
-    expect(await listAll(restarted.url)).toEqual(created);
-    const fourth = await create(restarted.url, { name: 'Max', categoryId: 2 });
-    expect(fourth.status).toBe(201);
-    expect(await fourth.json()).toEqual({ id: 4, name: 'Max', categoryId: 2 });
-  }, PGLITE_TIMEOUT_MS);
-
-  it('keeps every pet whose 201 arrived when killed with -9 in the middle of a stream of creates: ids 1..n, each pet whole, none twice', async () => {
-    const dir = tempDir();
-    const first = start([...KEY_ARGS, '--data', dir]);
-    const { url } = await first.listening;
-    const sent = new Map<string, Omit<Pet, 'id'>>();
-    const acknowledged: Pet[] = [];
-    const statuses: number[] = [];
-    let cutOff = 0;
-    let killed = false;
-    // 8 clients, each creating pets one after another until the server dies under them.
-    const client = async (c: number) => {
-      for (let i = 0; !killed; i++) {
-        const pet = { name: `pet ${c}-${i}`, categoryId: c * 10_000 + i };
-        sent.set(pet.name, pet);
-        try {
-          const response = await create(url, pet);
-          statuses.push(response.status);
-          acknowledged.push((await response.json()) as Pet);
-        } catch {
-          cutOff++; // no 201 arrived whole: the request, or its answer, died with the server
-          continue;
-        }
-        if (acknowledged.length === 60 && !killed) {
-          killed = true;
-          first.child.kill('SIGKILL');
-        }
+  it(
+    'lists the same 3 pets after a kill -9 and a restart on the directory, and the next create gets id 4',
+    async () => {
+      const dir = join(tempDir(), 'd'); // created by the command
+      const first = start([...KEY_ARGS, '--data', dir]);
+      const { url, stdout } = await first.listening;
+      expect(stdout).toContain(`\nPets and limits: PGlite in ${dir}\n`);
+      const created: Pet[] = [];
+      for (const name of ['Rex', 'Tom', 'Kit']) {
+        const response = await create(url, { name, categoryId: 1 });
+        expect(response.status).toBe(201);
+        created.push((await response.json()) as Pet);
       }
-    };
-    await Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
-    expect((await first.exited).signal).toBe('SIGKILL');
-    expect(statuses.every((status) => status === 201)).toBe(true);
-    // Mid-stream: other clients' creates were in flight when it died.
-    expect(cutOff).toBeGreaterThan(0);
+      expect(created.map((pet) => pet.id)).toEqual([1, 2, 3]);
+      await killHard(first);
 
-    const second = start([...KEY_ARGS, '--data', dir]);
-    const pets = await listAll((await second.listening).url);
-    const ids = pets.map((pet) => pet.id);
-    expect(ids).toEqual(Array.from({ length: pets.length }, (_, i) => i + 1));
-    // A create in flight may have committed without its 201 getting out; never one that was not sent.
-    expect(pets.length).toBeGreaterThanOrEqual(acknowledged.length);
-    expect(pets.length).toBeLessThanOrEqual(sent.size);
-    for (const pet of acknowledged) expect(pets[pet.id - 1]).toEqual(pet);
-    for (const pet of pets) expect(pet).toEqual({ id: pet.id, ...sent.get(pet.name) });
-    expect(new Set(pets.map((pet) => pet.name)).size).toBe(pets.length);
-    console.info(`kill -9 after ${acknowledged.length} creates answered 201, ${cutOff} cut off: ${pets.length} pets after the restart`);
-  }, PGLITE_TIMEOUT_MS);
+      const second = start([...KEY_ARGS, '--data', dir]);
+      const restarted = await second.listening;
+      expect(await listAll(restarted.url)).toEqual(created);
+      const fourth = await create(restarted.url, { name: 'Max', categoryId: 2 });
+      expect(fourth.status).toBe(201);
+      expect(await fourth.json()).toEqual({ id: 4, name: 'Max', categoryId: 2 });
+    },
+    PGLITE_TIMEOUT_MS,
+  );
 
-  it('exits 0 on SIGTERM, leaves no lock behind, and a second server on the directory meanwhile is refused with exit code 2', async () => {
-    const dir = tempDir();
-    const first = start([...KEY_ARGS, '--data', dir]);
-    await first.listening;
-    const lock = join(dir, 'petstore-service.lock');
-    expect(readFileSync(lock, 'utf8')).toBe(`${first.child.pid}\n`);
+  it(
+    'keeps every pet whose 201 arrived when killed with -9 in the middle of a stream of creates: ids 1..n, each pet whole, none twice',
+    async () => {
+      const dir = tempDir();
+      const first = start([...KEY_ARGS, '--data', dir]);
+      const { url } = await first.listening;
+      const sent = new Map<string, Omit<Pet, 'id'>>();
+      const acknowledged: Pet[] = [];
+      const statuses: number[] = [];
+      let cutOff = 0;
+      let killed = false;
+      // 8 clients, each creating pets one after another until the server dies under them.
+      const client = async (c: number) => {
+        for (let i = 0; !killed; i++) {
+          const pet = { name: `pet ${c}-${i}`, categoryId: c * 10_000 + i };
+          sent.set(pet.name, pet);
+          try {
+            const response = await create(url, pet);
+            statuses.push(response.status);
+            acknowledged.push((await response.json()) as Pet);
+          } catch {
+            cutOff++; // no 201 arrived whole: the request, or its answer, died with the server
+            continue;
+          }
+          if (acknowledged.length === 60 && !killed) {
+            killed = true;
+            first.child.kill('SIGKILL');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
+      expect((await first.exited).signal).toBe('SIGKILL');
+      expect(statuses.every((status) => status === 201)).toBe(true);
+      // Mid-stream: other clients' creates were in flight when it died.
+      expect(cutOff).toBeGreaterThan(0);
 
-    const second = await start([...KEY_ARGS, '--data', dir]).exited;
-    expectOneLineExit2(second, `--data ${dir} is in use by process ${first.child.pid}; stop it first (if none runs there, delete ${lock})`);
+      const second = start([...KEY_ARGS, '--data', dir]);
+      const pets = await listAll((await second.listening).url);
+      const ids = pets.map((pet) => pet.id);
+      expect(ids).toEqual(Array.from({ length: pets.length }, (_, i) => i + 1));
+      // A create in flight may have committed without its 201 getting out; never one that was not sent.
+      expect(pets.length).toBeGreaterThanOrEqual(acknowledged.length);
+      expect(pets.length).toBeLessThanOrEqual(sent.size);
+      for (const pet of acknowledged) expect(pets[pet.id - 1]).toEqual(pet);
+      for (const pet of pets) expect(pet).toEqual({ id: pet.id, ...sent.get(pet.name) });
+      expect(new Set(pets.map((pet) => pet.name)).size).toBe(pets.length);
+      console.info(`kill -9 after ${acknowledged.length} creates answered 201, ${cutOff} cut off: ${pets.length} pets after the restart`);
+    },
+    PGLITE_TIMEOUT_MS,
+  );
 
-    first.child.kill('SIGTERM');
-    expect((await first.exited).code).toBe(0);
-    expect(existsSync(lock)).toBe(false);
-    const third = start([...KEY_ARGS, '--data', dir]);
-    await expect(third.listening).resolves.toMatchObject({ url: expect.stringMatching(/^http:\/\//) });
-  }, PGLITE_TIMEOUT_MS);
+  it(
+    'exits 0 on SIGTERM, leaves no lock behind, and a second server on the directory meanwhile is refused with exit code 2',
+    async () => {
+      const dir = tempDir();
+      const first = start([...KEY_ARGS, '--data', dir]);
+      await first.listening;
+      const lock = join(dir, 'petstore-service.lock');
+      expect(readFileSync(lock, 'utf8')).toBe(`${first.child.pid}\n`);
+
+      const second = await start([...KEY_ARGS, '--data', dir]).exited;
+      expectOneLineExit2(second, `--data ${dir} is in use by process ${first.child.pid}; stop it first (if none runs there, delete ${lock})`);
+
+      first.child.kill('SIGTERM');
+      expect((await first.exited).code).toBe(0);
+      expect(existsSync(lock)).toBe(false);
+      const third = start([...KEY_ARGS, '--data', dir]);
+      await expect(third.listening).resolves.toMatchObject({ url: expect.stringMatching(/^http:\/\//) });
+    },
+    PGLITE_TIMEOUT_MS,
+  );
 
   it('refuses a directory that holds other files, and one that is a file, with one line and exit code 2, leaving them as they were', async () => {
     const dir = tempDir();
@@ -213,8 +225,18 @@ describe('petstore-service --database-url <url> / DATABASE_URL (PostgreSQL): wha
 describe('petstore-service: URLs that are not URLs of the store', () => {
   it.each<[string, string[], Record<string, string>, string]>([
     ['--database-url not-a-url', ['--database-url', 'not-a-url'], {}, '--database-url must be a URL like postgres://user:password@host:5432/database'],
-    ['--database-url http://…', ['--database-url', 'http://user:topsecret@127.0.0.1/x'], {}, '--database-url must be a URL like postgres://user:password@host:5432/database'],
-    ['--database-url with port 99999', ['--database-url', 'postgres://u:topsecret@127.0.0.1:99999/x'], {}, '--database-url must be a URL like postgres://user:password@host:5432/database'],
+    [
+      '--database-url http://…',
+      ['--database-url', 'http://user:topsecret@127.0.0.1/x'],
+      {},
+      '--database-url must be a URL like postgres://user:password@host:5432/database',
+    ],
+    [
+      '--database-url with port 99999',
+      ['--database-url', 'postgres://u:topsecret@127.0.0.1:99999/x'],
+      {},
+      '--database-url must be a URL like postgres://user:password@host:5432/database',
+    ],
     ['DATABASE_URL=not-a-url', [], { DATABASE_URL: 'not-a-url' }, 'DATABASE_URL must be a URL like postgres://user:password@host:5432/database'],
     ['--redis not-a-url', ['--redis', 'not-a-url'], {}, '--redis must be a URL like redis://:password@host:6379'],
     ['REDIS_URL=postgres://…', [], { REDIS_URL: 'postgres://u:topsecret@127.0.0.1/x' }, 'REDIS_URL must be a URL like redis://:password@host:6379'],
@@ -251,7 +273,7 @@ describe('petstore-service: a store that never answers', () => {
   }, 30_000);
 });
 
-describe('petstore-service --redis <url> / REDIS_URL', () => {
+describe('petstore-service --redis <url> / REDIS_URL', { tags: ['redis'] }, () => {
   let redis: TestRedis;
   /** A second redis-server that wants the password "secret". */
   let locked: TestRedis;
@@ -308,35 +330,39 @@ describe('petstore-service --redis <url> / REDIS_URL', () => {
     expectOneLineExit2(result, `cannot connect to Redis at 127.0.0.1:${lockedPort()}: ${reason}`);
   });
 
-  it('runs each storage example of --help: --data and --redis ones start (on a test directory and Redis), PostgreSQL ones try the host they name', async () => {
-    const { stdout: help } = await start(['--help']).exited;
-    const examples = help
-      .split('\nExamples:\n')[1]!
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => /\bpetstore-service\b/.test(line) && /--data|--database-url|--redis|DATABASE_URL|REDIS_URL/.test(line));
-    const named = (flag: string) => examples.some((example) => example.includes(flag));
-    expect(['--data', '--database-url', 'DATABASE_URL', '--redis', 'REDIS_URL'].filter((flag) => !named(flag))).toEqual([]);
-    for (const example of examples) {
-      // The example's hosts become test ones: PostgreSQL where nothing listens, Redis the locked one (password "secret").
-      const local = example
-        .replace(/@[\w.-]+(:\d+)?\//g, '@127.0.0.1:1/')
-        .replace(/(redis:\/\/(?:[^@\s]*@)?)[\w.-]+:\d+/g, `$1127.0.0.1:${lockedPort()}`)
-        .replace(/--data \S+/, `--data ${join(tempDir(), 'data')}`);
-      const words = local.split(/\s+/);
-      const env = Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/s).slice(0, 2)));
-      const args = words.slice(words.indexOf('petstore-service') + 1);
-      const server = start(args, env);
-      if (/postgres:/.test(example)) {
-        expectOneLineExit2(await server.exited, 'cannot connect to PostgreSQL at 127.0.0.1:1: connection refused');
-        continue;
+  it(
+    'runs each storage example of --help: --data and --redis ones start (on a test directory and Redis), PostgreSQL ones try the host they name',
+    async () => {
+      const { stdout: help } = await start(['--help']).exited;
+      const examples = help
+        .split('\nExamples:\n')[1]!
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => /\bpetstore-service\b/.test(line) && /--data|--database-url|--redis|DATABASE_URL|REDIS_URL/.test(line));
+      const named = (flag: string) => examples.some((example) => example.includes(flag));
+      expect(['--data', '--database-url', 'DATABASE_URL', '--redis', 'REDIS_URL'].filter((flag) => !named(flag))).toEqual([]);
+      for (const example of examples) {
+        // The example's hosts become test ones: PostgreSQL where nothing listens, Redis the locked one (password "secret").
+        const local = example
+          .replace(/@[\w.-]+(:\d+)?\//g, '@127.0.0.1:1/')
+          .replace(/(redis:\/\/(?:[^@\s]*@)?)[\w.-]+:\d+/g, `$1127.0.0.1:${lockedPort()}`)
+          .replace(/--data \S+/, `--data ${join(tempDir(), 'data')}`);
+        const words = local.split(/\s+/);
+        const env = Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/s).slice(0, 2)));
+        const args = words.slice(words.indexOf('petstore-service') + 1);
+        const server = start(args, env);
+        if (/postgres:/.test(example)) {
+          expectOneLineExit2(await server.exited, 'cannot connect to PostgreSQL at 127.0.0.1:1: connection refused');
+          continue;
+        }
+        const { stdout } = await server.listening;
+        expect(stdout, example).toMatch(/\nPets and limits: (PGlite in .+|Redis at 127\.0\.0\.1:\d+)\n/);
+        server.child.kill('SIGTERM');
+        expect((await server.exited).code, example).toBe(0);
       }
-      const { stdout } = await server.listening;
-      expect(stdout, example).toMatch(/\nPets and limits: (PGlite in .+|Redis at 127\.0\.0\.1:\d+)\n/);
-      server.child.kill('SIGTERM');
-      expect((await server.exited).code, example).toBe(0);
-    }
-  }, PGLITE_TIMEOUT_MS);
+    },
+    PGLITE_TIMEOUT_MS,
+  );
 });
 
 describe('petstore-service without the optional drivers installed', () => {

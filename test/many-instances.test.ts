@@ -3,6 +3,8 @@
  * without one Redis for the quotas, as a team runs them behind a load balancer: ids, paging and a
  * free key's quota agree across the processes.
  */
+// @module-tag postgres (skipped without PostgreSQL or redis-server, failed under CI: test/helpers/system-parts.ts)
+// @module-tag redis
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';

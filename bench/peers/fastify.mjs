@@ -48,7 +48,12 @@ export async function listen({ storage, limitStore, apiKeys }) {
         const quota = await limit(caller ? caller.subject : anonymousSubject(request.headers['x-real-ip']), caller ? caller.quota : FREE);
         reply.headers(quota.headers);
         const refusal = quota.refusal ?? error;
-        if (refusal) return reply.code(refusal.status).headers(refusal.headers ?? {}).type('application/json').send(refusal.toJSON());
+        if (refusal)
+          return reply
+            .code(refusal.status)
+            .headers(refusal.headers ?? {})
+            .type('application/json')
+            .send(refusal.toJSON());
         request.caller = caller;
       });
 
@@ -63,10 +68,19 @@ export async function listen({ storage, limitStore, apiKeys }) {
         return reply.code(201).headers(headers).type('application/json').send(pet);
       });
 
-      api.setNotFoundHandler((request, reply) => reply.code(404).type('application/json').send(new Refusal(404, 'not_found', 'There is no such path in this API.').toJSON()));
+      api.setNotFoundHandler((request, reply) =>
+        reply
+          .code(404)
+          .type('application/json')
+          .send(new Refusal(404, 'not_found', 'There is no such path in this API.').toJSON()),
+      );
       api.setErrorHandler((error, request, reply) => {
         const refusal = refusalFor(error);
-        reply.code(refusal.status).headers(refusal.headers ?? {}).type('application/json').send(refusal.toJSON());
+        reply
+          .code(refusal.status)
+          .headers(refusal.headers ?? {})
+          .type('application/json')
+          .send(refusal.toJSON());
       });
     },
     { prefix: '/v1' },

@@ -25,10 +25,14 @@ const RESERVED = ['__proto__', 'constructor', 'prototype'];
 const valid = (target, schema, place) =>
   validator(target, (value) => {
     const reserved = RESERVED.find((key) => Object.hasOwn(value, key));
-    if (reserved) throw invalid(`The request body uses a reserved key: ${reserved}.`, [{ field: reserved, message: `The request body uses a reserved key: ${reserved}.` }]);
+    if (reserved)
+      throw invalid(`The request body uses a reserved key: ${reserved}.`, [{ field: reserved, message: `The request body uses a reserved key: ${reserved}.` }]);
     const result = v.safeParse(schema, value);
     if (result.success) return result.output;
-    const details = result.issues.map((issue) => ({ field: v.getDotPath(issue) ?? place, message: issue.kind === 'schema' && issue.type === 'object' && issue.path ? 'is required' : issue.message }));
+    const details = result.issues.map((issue) => ({
+      field: v.getDotPath(issue) ?? place,
+      message: issue.kind === 'schema' && issue.type === 'object' && issue.path ? 'is required' : issue.message,
+    }));
     throw invalid(`Invalid ${place}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`, details);
   });
 

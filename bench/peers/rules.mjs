@@ -18,7 +18,9 @@ export class Refusal extends Error {
     Object.assign(this, { status, code, headers, details });
   }
   toJSON() {
-    return this.details ? { code: this.code, message: this.message, status: this.status, details: this.details } : { code: this.code, message: this.message, status: this.status };
+    return this.details
+      ? { code: this.code, message: this.message, status: this.status, details: this.details }
+      : { code: this.code, message: this.message, status: this.status };
   }
 }
 
@@ -37,7 +39,8 @@ export function createAuthenticator(apiKeys) {
   }
   return (header) => {
     const token = /^[ \t]*bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '')?.[1];
-    if (token === undefined) return { error: new Refusal(401, 'unauthorized', 'Send an API key: Authorization: Bearer <key>.', { 'WWW-Authenticate': CHALLENGE }) };
+    if (token === undefined)
+      return { error: new Refusal(401, 'unauthorized', 'Send an API key: Authorization: Bearer <key>.', { 'WWW-Authenticate': CHALLENGE }) };
     const caller = token.length <= MAX_TOKEN_LENGTH ? callers.get(digest(token)) : undefined;
     if (caller) return { caller };
     return { error: new Refusal(401, 'unauthorized', 'The API key is not valid.', { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` }) };
@@ -104,7 +107,12 @@ const seconds = (until, time) => String(Math.max(1, Math.ceil((until - time) / 1
 
 /** X-RateLimit-* of the window that binds first (fewest remaining, then the later reset), and the IETF fields, binding first. */
 function quotaHeaders(windows, used, time, policy, minuteReset = windows[0].end) {
-  const [minute, day] = windows.map((w, i) => ({ name: w.name, limit: w.limit, remaining: Math.max(0, w.limit - used[i]), reset: i === 0 ? minuteReset : w.end }));
+  const [minute, day] = windows.map((w, i) => ({
+    name: w.name,
+    limit: w.limit,
+    remaining: Math.max(0, w.limit - used[i]),
+    reset: i === 0 ? minuteReset : w.end,
+  }));
   const [first, second] = minute.remaining < day.remaining || (minute.remaining === day.remaining && minute.reset >= day.reset) ? [minute, day] : [day, minute];
   const left = (w) => `"${w.name}";r=${w.remaining};t=${Math.max(0, Math.ceil((w.reset - time) / 1000))}`;
   return {
@@ -133,7 +141,8 @@ export function decodeCursor(cursor) {
  */
 export async function listPage(storage, query) {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
-  if (!(limit >= 1 && limit <= 100)) throw invalid('Invalid query: limit must be an integer from 1 to 100.', [{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
+  if (!(limit >= 1 && limit <= 100))
+    throw invalid('Invalid query: limit must be an integer from 1 to 100.', [{ field: 'limit', message: 'must be an integer from 1 to 100' }]);
   let after = 0;
   if (query.cursor !== undefined) {
     const id = decodeCursor(query.cursor);
@@ -159,14 +168,18 @@ export async function listPage(storage, query) {
  * at most once per `Idempotency-Key` of this caller. Resolves to `{ pet, headers }`.
  */
 export async function createPet(storage, body, idempotencyKey, keyId, now = Date.now()) {
-  if (!body.name.isWellFormed()) throw invalid('Invalid body: name must be well-formed Unicode text.', [{ field: 'name', message: 'must be well-formed Unicode text' }]);
-  const newPet = body.status === undefined ? { name: body.name, categoryId: body.categoryId } : { name: body.name, categoryId: body.categoryId, status: body.status };
+  if (!body.name.isWellFormed())
+    throw invalid('Invalid body: name must be well-formed Unicode text.', [{ field: 'name', message: 'must be well-formed Unicode text' }]);
+  const newPet =
+    body.status === undefined ? { name: body.name, categoryId: body.categoryId } : { name: body.name, categoryId: body.categoryId, status: body.status };
   if (idempotencyKey === undefined) {
     const pet = await storage.create(newPet);
     return { pet, headers: { Location: `/v1/pets/${pet.id}` } };
   }
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
-    throw invalid('Invalid header: Idempotency-Key must be 1 to 255 visible ASCII characters.', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+    throw invalid('Invalid header: Idempotency-Key must be 1 to 255 visible ASCII characters.', [
+      { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
+    ]);
   }
   const fingerprint = JSON.stringify([newPet.name, newPet.categoryId, newPet.status ?? null]);
   const { record, created } = await storage.createOnce(`${keyId}:${idempotencyKey}`, fingerprint, newPet, now + DAY, now);

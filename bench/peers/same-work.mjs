@@ -24,7 +24,12 @@ export const SCENARIOS = {
     short: 'POST',
     title: 'POST /v1/pets (valid pet)',
     status: 201,
-    load: (url, key) => ({ url: `${url}/v1/pets`, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: NEW_PET }),
+    load: (url, key) => ({
+      url: `${url}/v1/pets`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: NEW_PET,
+    }),
     // Ids depend on how many pets each server stored before.
     normalize: (text) => text.replace(/"id":\d+/, '"id":#'),
   },
@@ -105,7 +110,10 @@ async function probe(url, key, [path, { headers, body, ...init }]) {
   });
   const text = await response.text();
   // Whether a connection stays open after a refused body is the server's choice (Fastify closes it on bad JSON), not the API's.
-  const names = [...response.headers.keys()].filter((name) => name !== 'connection' && name !== 'keep-alive').sort().join(',');
+  const names = [...response.headers.keys()]
+    .filter((name) => name !== 'connection' && name !== 'keep-alive')
+    .sort()
+    .join(',');
   if (response.status === 200) return { status: 200, names, body: text, link: response.headers.get('link') };
   return { status: response.status, names, code: text === '' ? undefined : JSON.parse(text).code };
 }
@@ -155,7 +163,8 @@ export async function assertSameWork(urls, key) {
   for (const peer of peers) {
     for (const scenario of Object.keys(answers[ours])) {
       const [a, b] = [answers[ours][scenario], answers[peer][scenario]];
-      if (SCENARIOS[scenario] && a.status !== SCENARIOS[scenario].status) differences.push(`${scenario}: ${ours} answered ${a.status}, not ${SCENARIOS[scenario].status}`);
+      if (SCENARIOS[scenario] && a.status !== SCENARIOS[scenario].status)
+        differences.push(`${scenario}: ${ours} answered ${a.status}, not ${SCENARIOS[scenario].status}`);
       if (isDeepStrictEqual(a, b)) continue;
       differences.push(`${scenario}: ${peer} differs from ${ours}:\n    ${ours}: ${JSON.stringify(a)}\n    ${peer}: ${JSON.stringify(b)}`);
     }

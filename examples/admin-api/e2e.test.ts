@@ -46,7 +46,12 @@ afterAll(async () => {
 it('seeds, lists, exhausts a free key, moves the clock past the window, survives an injected reset, and checks the journal', async () => {
   expect((await admin.post('reset')).status()).toBe(204);
   await admin.post('clock', { data: { set: '2026-06-01T12:00:00Z' } });
-  const seeded = await admin.post('seed', { data: [{ name: 'Rex', categoryId: 1 }, { name: 'Tom', categoryId: 2, status: 'sold' }] });
+  const seeded = await admin.post('seed', {
+    data: [
+      { name: 'Rex', categoryId: 1 },
+      { name: 'Tom', categoryId: 2, status: 'sold' },
+    ],
+  });
   expect(seeded.status()).toBe(201);
 
   const first = await app.get('pets');

@@ -41,9 +41,7 @@ export function createPetClient({ baseUrl, apiKey, fetch: send = fetch, sleep = 
     listPets: (query: Record<string, string> = {}) => request(`/pets?${new URLSearchParams(query)}`).then((r) => json<Pet[]>(r)),
     // One Idempotency-Key for every attempt: a retry can never store the pet twice.
     createPet: (pet: Omit<Pet, 'id'>) =>
-      request('/pets', { method: 'POST', body: JSON.stringify(pet), headers: { 'idempotency-key': crypto.randomUUID() } }).then((r) =>
-        json<Pet>(r),
-      ),
+      request('/pets', { method: 'POST', body: JSON.stringify(pet), headers: { 'idempotency-key': crypto.randomUUID() } }).then((r) => json<Pet>(r)),
   };
 }
 

@@ -50,7 +50,8 @@ export async function start(options: StartOptions): Promise<StartedPetStoreWorke
   const scope = options.scope === undefined ? undefined : checkedUrl(options.scope, 'scope');
   const container = globalThis.navigator?.serviceWorker;
   if (!container) {
-    const why = globalThis.isSecureContext === false ? 'the page is not a secure context: serve it over https or from localhost' : 'this browser offers none here';
+    const why =
+      globalThis.isSecureContext === false ? 'the page is not a secure context: serve it over https or from localhost' : 'this browser offers none here';
     throw new Error(`start: this page cannot use service workers (navigator.serviceWorker is missing): ${why}`);
   }
   const registration = await container.register(script, scope === undefined ? undefined : { scope }).catch((cause: unknown) => {

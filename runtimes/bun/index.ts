@@ -12,11 +12,7 @@ interface BunServer {
   stop(closeActiveConnections?: boolean): Promise<void>;
 }
 declare const Bun: {
-  serve(options: {
-    port?: number;
-    hostname?: string;
-    fetch: (request: Request, server: BunServer) => Response | Promise<Response>;
-  }): BunServer;
+  serve(options: { port?: number; hostname?: string; fetch: (request: Request, server: BunServer) => Response | Promise<Response> }): BunServer;
   env: Record<string, string | undefined>;
 };
 

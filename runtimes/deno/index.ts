@@ -42,8 +42,6 @@ export const serve: Serve = async (...args: unknown[]) => {
   const plan = readServeArguments(args, { listenOptionNames: LISTEN_OPTION_NAMES, env: permittedEnv });
   const { petstore, port, hostname } = plan;
   // onListen replaces Deno's own "Listening on" line: the caller prints the URL it wants.
-  const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) =>
-    petstore(request, { clientAddress: info.remoteAddr.hostname }),
-  );
+  const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) => petstore(request, { clientAddress: info.remoteAddr.hostname }));
   return listening(originOf(server.addr.hostname, server.addr.port), plan, () => server.shutdown());
 };

@@ -27,8 +27,7 @@ const notAProxy = () =>
   });
 const http2Preface = () =>
   new ApiError({ status: 400, code: 'invalid_request', message: 'PRI is the HTTP/2 connection preface; this server speaks HTTP/1.1.' });
-const expectationFailed = () =>
-  new ApiError({ status: 417, code: 'expectation_failed', message: 'The only Expect this server meets is 100-continue.' });
+const expectationFailed = () => new ApiError({ status: 417, code: 'expectation_failed', message: 'The only Expect this server meets is 100-continue.' });
 
 /** Headers and body of an Error response that ends its connection. */
 function errorParts(error: ApiError) {

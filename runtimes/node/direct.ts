@@ -26,8 +26,13 @@ interface NodeResponse {
 /** A node:http request and response, told apart from a Request and a server context. */
 export function isNodeExchange(req: unknown, res: unknown): req is NodeRequest {
   return (
-    typeof req === 'object' && req !== null && typeof (req as NodeRequest).on === 'function' && typeof (req as NodeRequest).headers === 'object' &&
-    typeof res === 'object' && res !== null && typeof (res as NodeResponse).writeHead === 'function'
+    typeof req === 'object' &&
+    req !== null &&
+    typeof (req as NodeRequest).on === 'function' &&
+    typeof (req as NodeRequest).headers === 'object' &&
+    typeof res === 'object' &&
+    res !== null &&
+    typeof (res as NodeResponse).writeHead === 'function'
   );
 }
 
@@ -45,10 +50,7 @@ function hasBody(req: NodeRequest): boolean {
  */
 function isBuffered(req: NodeRequest): boolean {
   const length = req.headers['content-length'];
-  return (
-    typeof length === 'string' && req.headers['transfer-encoding'] === undefined && req.readableLength === Number(length) &&
-    req.readableFlowing === null
-  );
+  return typeof length === 'string' && req.headers['transfer-encoding'] === undefined && req.readableLength === Number(length) && req.readableFlowing === null;
 }
 
 /** What `req` gives: bytes, or text once a host has called `setEncoding` on it. */

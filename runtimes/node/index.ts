@@ -69,13 +69,7 @@ export const serve: Serve<NodeListenOptions, RunningPetStore> = async (...args: 
     env: (name) => process.env[name],
   });
   const { petstore, port, hostname } = plan;
-  const {
-    handleSignals = false,
-    shutdownTimeoutMs = 10_000,
-    headersTimeoutMs = 10_000,
-    requestTimeoutMs = 30_000,
-    keepAliveTimeoutMs = 5_000,
-  } = plan.listen;
+  const { handleSignals = false, shutdownTimeoutMs = 10_000, headersTimeoutMs = 10_000, requestTimeoutMs = 30_000, keepAliveTimeoutMs = 5_000 } = plan.listen;
   // Node refuses headers due after the whole request; a 0 turns a deadline off.
   const headersTimeout = requestTimeoutMs > 0 && headersTimeoutMs > 0 ? Math.min(headersTimeoutMs, requestTimeoutMs) : headersTimeoutMs;
   const deadlines = [headersTimeout, requestTimeoutMs].filter((ms) => ms > 0);

@@ -115,6 +115,11 @@ function takeControlAtOnce(scope: LifecycleScope, worker: WorkerPetStore): void 
     const work = type === CLAIM ? scope.clients.claim() : type === RESET ? worker.reset() : undefined;
     if (!work) return;
     const reply = (message: WorkerReply) => event.ports[0]?.postMessage(message);
-    event.waitUntil(work.then(() => reply({ ok: true }), (error: unknown) => reply({ ok: false, message: String((error as Error)?.message ?? error) })));
+    event.waitUntil(
+      work.then(
+        () => reply({ ok: true }),
+        (error: unknown) => reply({ ok: false, message: String((error as Error)?.message ?? error) }),
+      ),
+    );
   });
 }

@@ -15,7 +15,10 @@ const API_KEY_PATTERN = /^[A-Za-z0-9\-._~+/]+=*$/;
  */
 export function parseApiKeys(text: string): Map<string, Plan> {
   const keys = new Map<string, Plan>();
-  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   entries.forEach((entry, index) => {
     const [key = '', name, ...quotas] = entry.split(':');
     const where = `API key entry ${index + 1}`;

@@ -18,11 +18,7 @@ const EXPOSED_HEADERS = [
 
 /** True for a CORS preflight: answered without a key, since browsers never send one on it. */
 export function isPreflight(request: Request): boolean {
-  return (
-    request.method === 'OPTIONS' &&
-    request.headers.has('origin') &&
-    request.headers.has('access-control-request-method')
-  );
+  return request.method === 'OPTIONS' && request.headers.has('origin') && request.headers.has('access-control-request-method');
 }
 
 /** The CORS headers for this request, or none when CORS is off or the request has no `Origin`. */

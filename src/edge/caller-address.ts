@@ -66,5 +66,8 @@ function forwardedFor(headers: Headers): string[] {
       return /^\[([^\]]+)\]/.exec(text)?.[1] ?? text.replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
     });
   }
-  return (headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }

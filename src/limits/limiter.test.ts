@@ -18,7 +18,14 @@ describe('quotaHeaders', () => {
   const day = { name: 'day', limit: 1000, reset: Date.parse('2026-11-23T00:00:00Z') };
 
   it('reports the window with the fewest requests left in X-RateLimit-*, and lists it first in RateLimit', () => {
-    const headers = quotaHeaders([{ ...minute, remaining: 59 }, { ...day, remaining: 12 }], NOW, policy);
+    const headers = quotaHeaders(
+      [
+        { ...minute, remaining: 59 },
+        { ...day, remaining: 12 },
+      ],
+      NOW,
+      policy,
+    );
     expect(headers).toEqual({
       'X-RateLimit-Limit': '1000',
       'X-RateLimit-Remaining': '12',
@@ -29,15 +36,29 @@ describe('quotaHeaders', () => {
   });
 
   it('reports the later reset when two windows have as much left, since waiting for the earlier would not help', () => {
-    const headers = quotaHeaders([{ ...minute, remaining: 0 }, { ...day, remaining: 0 }], NOW, policy);
+    const headers = quotaHeaders(
+      [
+        { ...minute, remaining: 0 },
+        { ...day, remaining: 0 },
+      ],
+      NOW,
+      policy,
+    );
     expect(headers['X-RateLimit-Limit']).toBe('1000');
     expect(headers.RateLimit).toBe('"day";r=0;t=50385, "minute";r=0;t=45');
   });
 
-  it('reports the minute window in the day\'s last minute, when both have as much left and reset together', () => {
+  it("reports the minute window in the day's last minute, when both have as much left and reset together", () => {
     const lastMinute = Date.parse('2026-11-22T23:59:15Z');
     const midnight = Date.parse('2026-11-23T00:00:00Z');
-    const headers = quotaHeaders([{ ...minute, remaining: 0, reset: midnight }, { ...day, remaining: 0 }], lastMinute, policy);
+    const headers = quotaHeaders(
+      [
+        { ...minute, remaining: 0, reset: midnight },
+        { ...day, remaining: 0 },
+      ],
+      lastMinute,
+      policy,
+    );
     expect(headers['X-RateLimit-Limit']).toBe('60');
     expect(headers.RateLimit).toBe('"minute";r=0;t=45, "day";r=0;t=45');
   });

@@ -46,9 +46,7 @@ export function assertPlan(plan: unknown, where: string): asserts plan is Plan {
     const { perMinute, perDay } = plan as Partial<Quota>;
     if (isQuota(perMinute) && isQuota(perDay)) return;
   }
-  throw new TypeError(
-    `${where} must be "free", "pro", "business" or { perMinute, perDay } with positive integers`,
-  );
+  throw new TypeError(`${where} must be "free", "pro", "business" or { perMinute, perDay } with positive integers`);
 }
 
 const isQuota = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0;

@@ -19,11 +19,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * A body the host already read (`hostBody`) goes through the same checks: its text or bytes as
  * they are, a value its JSON parser made as that value's JSON.
  */
-export async function readJsonObject(
-  request: Request,
-  maxBytes: number,
-  hostBody?: HostBody,
-): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, maxBytes: number, hostBody?: HostBody): Promise<Record<string, unknown>> {
   const value = await readJson(request, maxBytes, hostBody);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidBody('The request body must be a JSON object.');
@@ -78,7 +74,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
@@ -93,16 +90,18 @@ function isJsonMediaType(header: string | null): boolean {
   // What nearly every client sends, known without splitting (bench: the POST row).
   if (header === 'application/json') return true;
   const [essence = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-  if (!/^application\/([a-z0-9.\-]+\+)?json$/.test(essence)) return false;
+  if (!/^application\/([a-z0-9.-]+\+)?json$/.test(essence)) return false;
   return parameters.every((p) => !p.startsWith('charset=') || /^charset="?utf-8"?$/.test(p));
 }
 
 /** The bytes of a body a host read, raw as given or the JSON of what its parser made, held to the same limit. */
 function hostBytes(value: unknown, maxBytes: number): Uint8Array {
   const bytes =
-    value instanceof Uint8Array ? value
-    : value instanceof ArrayBuffer ? new Uint8Array(value)
-    : new TextEncoder().encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+    value instanceof Uint8Array
+      ? value
+      : value instanceof ArrayBuffer
+        ? new Uint8Array(value)
+        : new TextEncoder().encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   return bytes;
 }

@@ -76,10 +76,5 @@ export const CreateHeadersSchema = v.object({
 
 /** The path parameters of `GET /pets/{petId}`: `petId` is decimal digits naming a positive safe integer. */
 export const PetPathSchema = v.object({
-  petId: v.pipe(
-    v.string(),
-    v.regex(/^[0-9]{1,16}$/, 'must be a positive decimal integer'),
-    v.transform(Number),
-    PetIdSchema,
-  ),
+  petId: v.pipe(v.string(), v.regex(/^[0-9]{1,16}$/, 'must be a positive decimal integer'), v.transform(Number), PetIdSchema),
 });

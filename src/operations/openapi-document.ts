@@ -196,12 +196,13 @@ export function openApiDocument(serverUrl: string): Json {
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
       schemas: toJsonSchemaDefs(DEFINITIONS, CONVERSION),
-      responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)]),
-      ),
+      responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)])),
       headers: {
         NextLink: {
-          ...header('RFC 8288 link to the next page, sent while more pets match.', pattern('^<(https?://[^/>]+)?/[^>]*[?&]cursor=[A-Za-z0-9_-]+[^>]*>; rel="next"$')),
+          ...header(
+            'RFC 8288 link to the next page, sent while more pets match.',
+            pattern('^<(https?://[^/>]+)?/[^>]*[?&]cursor=[A-Za-z0-9_-]+[^>]*>; rel="next"$'),
+          ),
           required: false,
         },
         SuccessorLink: header('RFC 8288 link to the replacement.', pattern('^<[^>]+/pets>; rel="successor-version"$')),

@@ -11,11 +11,7 @@ type InputPlace = 'body' | 'query' | 'path' | 'header';
  * @example
  * const pet = parseInput(NewPetSchema, body, 'body'); // throws a 400 ApiError when invalid
  */
-export function parseInput<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  input: unknown,
-  place: InputPlace,
-): v.InferOutput<TSchema> {
+export function parseInput<TSchema extends v.GenericSchema>(schema: TSchema, input: unknown, place: InputPlace): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   const details = result.issues.map((issue) => toDetail(issue, place));

@@ -70,6 +70,7 @@ export function wireReply(reply: Reply, head = false): WireReply {
   return { status: reply.status, headers, body: null };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the class is every ASCII code, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The length of `text` in UTF-8 bytes, counted without encoding it. */

@@ -25,7 +25,14 @@ export async function seedPets(storage: PetStorage, pets: readonly unknown[], de
   const valid = pets.map((pet, index) => {
     const result = v.safeParse(NewPetSchema, pet);
     // valibot's summary is lines like "× must not be empty" and "  → at name": one line here.
-    if (!result.success) throw new InvalidSeedError(index, v.summarize(result.issues).replace(/×\s*/g, '').replace(/\s*\n\s*/g, ' '));
+    if (!result.success)
+      throw new InvalidSeedError(
+        index,
+        v
+          .summarize(result.issues)
+          .replace(/×\s*/g, '')
+          .replace(/\s*\n\s*/g, ' '),
+      );
     const status = result.output.status ?? defaultStatus;
     return status === undefined ? result.output : { ...result.output, status };
   });

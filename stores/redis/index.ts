@@ -1,7 +1,18 @@
 /** petstore-service/redis: pets and rate limits in Redis, shared by every instance of the API. */
 import { sha1 } from '@noble/hashes/legacy.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { CreateOnceResult, IdempotencyRecord, LimitStore, NewPet, Pet, PetListQuery, PetStorage, QuotaWindow, Subject, TakeResult } from '../../src/index.ts';
+import type {
+  CreateOnceResult,
+  IdempotencyRecord,
+  LimitStore,
+  NewPet,
+  Pet,
+  PetListQuery,
+  PetStorage,
+  QuotaWindow,
+  Subject,
+  TakeResult,
+} from '../../src/index.ts';
 import { BAN, CREATE, CREATE_ONCE, PAGE, REJECT, TAKE } from './scripts.ts';
 
 /** What these stores need of a Redis client: scripts. A node-redis (`redis`) client fits as is. */

@@ -1,4 +1,5 @@
 /** The PetStorage conformance suite against idbPetStorage in real Chromium: each call crosses into the page. */
+// @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';

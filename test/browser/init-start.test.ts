@@ -1,4 +1,5 @@
 /** `petstore-service init` and `start()` of petstore-service/browser in real Chromium, each run on a fresh profile: first load, offline, reload, reset, failures. */
+// @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -38,7 +39,14 @@ beforeAll(async () => {
   initOutput = (await promisify(execFile)(process.execPath, cli, { cwd: root })).stdout;
   writeFileSync(join(site, 'index.html'), INDEX_HTML);
   // What a user's bundler makes of `import { start } from 'petstore-service/browser'` (the built package, by its name).
-  await build({ stdin: { contents: "export { start } from 'petstore-service/browser';", resolveDir: resolve('.') }, bundle: true, format: 'esm', platform: 'browser', outfile: join(site, 'start.js'), logLevel: 'silent' });
+  await build({
+    stdin: { contents: "export { start } from 'petstore-service/browser';", resolveDir: resolve('.') },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    outfile: join(site, 'start.js'),
+    logLevel: 'silent',
+  });
   mkdirSync(join(site, 'broken'));
   writeFileSync(join(site, 'broken/index.html'), BARE_HTML);
   writeFileSync(join(site, 'broken/broken-worker.js'), BROKEN_WORKER);
@@ -113,10 +121,9 @@ describe('npx petstore-service init, then start() in Chromium', () => {
     await page.goto(`${origin}/`);
     expect(await api(page, 'POST', '/v1/pets', { name: 'Rex', categoryId: 1 })).toMatchObject({ status: 201, limit: '300', body: { id: 1 } });
     expect(await names(page)).toEqual(['Rex']);
-    expect(await page.evaluate(() => [(window as unknown as { controlledAtLoad: boolean }).controlledAtLoad, navigator.serviceWorker.controller?.scriptURL])).toEqual([
-      false,
-      `${origin}/petstore-service-worker.js`,
-    ]);
+    expect(
+      await page.evaluate(() => [(window as unknown as { controlledAtLoad: boolean }).controlledAtLoad, navigator.serviceWorker.controller?.scriptURL]),
+    ).toEqual([false, `${origin}/petstore-service-worker.js`]);
 
     await chromium.context.setOffline(true);
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
@@ -162,9 +169,13 @@ describe('npx petstore-service init, then start() in Chromium', () => {
   it('rejects a wrong option with a TypeError naming the valid ones', async () => {
     const page = await chromium.context.newPage();
     await page.goto(`${origin}/broken/`);
-    expect(await startOutcome(page, { url: '/petstore-service-worker.js', scop: '/' })).toBe('TypeError: start: unknown option "scop"; the options are url, scope');
+    expect(await startOutcome(page, { url: '/petstore-service-worker.js', scop: '/' })).toBe(
+      'TypeError: start: unknown option "scop"; the options are url, scope',
+    );
     expect(await startOutcome(page, {})).toBe("TypeError: start: url must be a URL (string or URL), like '/petstore-service-worker.js', got undefined");
-    expect(await startOutcome(page, { url: 'http://[::1' })).toBe(`TypeError: start: url must be a URL (string or URL), like '/petstore-service-worker.js', got "http://[::1"`);
+    expect(await startOutcome(page, { url: 'http://[::1' })).toBe(
+      `TypeError: start: url must be a URL (string or URL), like '/petstore-service-worker.js', got "http://[::1"`,
+    );
     await page.close();
   }, 60_000);
 
@@ -175,7 +186,9 @@ describe('npx petstore-service init, then start() in Chromium', () => {
       new RegExp(`^Error: start: the browser refused the service worker ${origin}/missing-worker.js: .*bad HTTP response code \\(404\\)`),
     );
     // The bundle without the options line init writes before it cannot run, and says so at once.
-    expect(await startOutcome(page, { url: '/template-without-options.js', scope: '/broken/' })).toMatch(/^Error: start: the browser refused the service worker .*evaluation failed/);
+    expect(await startOutcome(page, { url: '/template-without-options.js', scope: '/broken/' })).toMatch(
+      /^Error: start: the browser refused the service worker .*evaluation failed/,
+    );
     expect(await startOutcome(page, { url: '/petstore-service-worker.js', scope: '/elsewhere/' })).toBe(
       `Error: start: this page (${origin}/broken/) is outside the worker's scope ${origin}/elsewhere/, so the worker cannot answer it`,
     );

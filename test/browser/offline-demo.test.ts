@@ -1,4 +1,5 @@
 /** The offline demo in real Chromium: the Pet Store in a service worker, pets in IndexedDB; quota countdown, offline badge, paging, reset. */
+// @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';

@@ -32,7 +32,10 @@ async function command(args: string[]): Promise<{ cli: CliProcess; url: string }
 }
 
 /** A fetch for the API at `base` (which ends in /v1) that sends the key. */
-const keyed = (base: string): Fetch => (path, init) => fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, ...init?.headers } });
+const keyed =
+  (base: string): Fetch =>
+  (path, init) =>
+    fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, ...init?.headers } });
 
 /** The admin API at the origin of `base`. */
 const admin = (base: string) => (path: string, body?: unknown) =>
@@ -60,7 +63,10 @@ function workerScope() {
   const scope = { location: { origin: 'https://app.example' }, addEventListener: (_type: 'fetch', added: typeof listener) => void (listener = added) };
   const fetchInWorker: Fetch = async (path, init) => {
     let answer: Response | PromiseLike<Response> | undefined;
-    listener!({ request: new Request(`https://app.example/v1${path}`, { ...init, headers: { authorization: `Bearer ${KEY}` } }), respondWith: (response) => void (answer = response) });
+    listener!({
+      request: new Request(`https://app.example/v1${path}`, { ...init, headers: { authorization: `Bearer ${KEY}` } }),
+      respondWith: (response) => void (answer = response),
+    });
     return answer!;
   };
   return { scope, fetchInWorker };

@@ -22,7 +22,11 @@ describe('contract checker', () => {
   it('accepts a conforming list and a conforming error', async () => {
     const check = await contractCheckerFor('/v1');
     expect(check(exchange({ body: '[{"id":1,"name":"Rex","categoryId":2}]' }))).toEqual([]);
-    const unauthorized = { status: 401, body: '{"code":"unauthorized","message":"x","status":401}', headers: { 'www-authenticate': 'Bearer realm="petstore"' } };
+    const unauthorized = {
+      status: 401,
+      body: '{"code":"unauthorized","message":"x","status":401}',
+      headers: { 'www-authenticate': 'Bearer realm="petstore"' },
+    };
     expect(check(exchange(unauthorized))).toEqual([]);
   });
 

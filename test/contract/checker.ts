@@ -2,6 +2,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createPetStore } from '../../compose/index.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked by any path the spec allows
 type Json = Record<string, any>;
 
 /** One response as a client saw it. */
@@ -15,8 +16,7 @@ export interface Exchange {
 }
 
 const DOCUMENT_ID = 'https://petstore.test/openapi.json';
-const pointer = (...segments: (string | number)[]) =>
-  segments.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+const pointer = (...segments: (string | number)[]) => segments.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /** The problems of `exchange` against `document`, as readable lines; empty when it conforms. */
 export function createContractChecker(document: Json) {
@@ -42,10 +42,7 @@ export function createContractChecker(document: Json) {
   };
 
   /** The documented path template matching `path`, e.g. `/pets/{petId}` for `/pets/7`. */
-  const templateOf = (path: string) =>
-    Object.keys(document.paths).find((template) =>
-      new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
-    );
+  const templateOf = (path: string) => Object.keys(document.paths).find((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
 
   return function check({ method, path, status, headers, body }: Exchange): string[] {
     const problems: string[] = [];
@@ -65,7 +62,7 @@ export function createContractChecker(document: Json) {
       if (!name) return [`${where}: undocumented response to an undocumented operation`];
       responsePath = pointer('components', 'responses', name);
     }
-    let [response, resolvedPath] = resolve(responsePath.split('/').reduce((node: Json, key) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], document));
+    const [response, resolvedPath] = resolve(responsePath.split('/').reduce((node: Json, key) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], document));
     if (resolvedPath) responsePath = resolvedPath;
 
     for (const [name, declared] of Object.entries<Json>(response.headers ?? {})) {

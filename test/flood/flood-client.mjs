@@ -15,9 +15,7 @@ import { connect, isIPv6 } from 'node:net';
 const serverAddress = (/** @type {4 | 6} */ family) => (family === 6 ? '2001:db8::1' : '127.0.0.1');
 // Every source is outside 127.0.0.0/16 and 2001:db8:ff00::/40, where the test's own callers live.
 const floodSource = (/** @type {4 | 6} */ family, /** @type {number} */ i) =>
-  family === 6
-    ? `2001:db8:${(i >> 8).toString(16)}:${((i & 255) << 8).toString(16)}::7`
-    : `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
+  family === 6 ? `2001:db8:${(i >> 8).toString(16)}:${((i & 255) << 8).toString(16)}::7` : `127.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`;
 const FLOOD_REQUEST = Buffer.from('GET /v1/pets HTTP/1.1\r\nHost: flood.test\r\nConnection: close\r\n\r\n');
 /** A socket deadline, so a stuck server fails the job instead of hanging it. */
 const DEADLINE_MS = 10_000;

@@ -6,11 +6,7 @@ export const FUZZ_KEY = 'fuzz-key-123';
 export const ORIGIN = 'http://petstore.fuzz';
 
 /** Numbers that break naive JSON handling: edges of the safe range, huge, tiny, negative zero. */
-const nastyNumber = fc.oneof(
-  fc.integer(),
-  fc.constantFrom(0, -0, 1, -1, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 2 ** 63, 1e308, 5e-324, 1.5),
-  fc.double(),
-);
+const nastyNumber = fc.oneof(fc.integer(), fc.constantFrom(0, -0, 1, -1, 2 ** 53 - 1, 2 ** 53, -(2 ** 53), 2 ** 63, 1e308, 5e-324, 1.5), fc.double());
 /** Raw JSON number text, including literals JSON.parse would round. */
 const nastyNumberText = fc.oneof(
   nastyNumber.map((n) => (Number.isFinite(n) ? String(n) : '1e999')),
@@ -94,7 +90,10 @@ const path = fc.oneof(
 const queryValue = fc.oneof(
   fc.constantFrom('1', '20', '100', '0', '101', '-1', '1.5', '1e2', '', 'abc', '99999999999999999999'),
   fc.constantFrom('available', 'pending', 'sold', 'lost'),
-  fc.nat({ max: 1000 }).filter((n) => n > 0).map(encodeCursor),
+  fc
+    .nat({ max: 1000 })
+    .filter((n) => n > 0)
+    .map(encodeCursor),
   nastyString,
 );
 const query = fc.array(fc.tuple(fc.constantFrom('limit', 'status', 'cursor', 'page', '__proto__'), queryValue), { maxLength: 4 });
@@ -108,7 +107,14 @@ const contentType = fc.oneof(
   { weight: 6, arbitrary: fc.constant('application/json') },
   {
     weight: 2,
-    arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/json; charset=latin1', 'APPLICATION/JSON', 'application/merge-patch+json', 'multipart/form-data'),
+    arbitrary: fc.constantFrom(
+      undefined,
+      'text/plain',
+      'application/json; charset=latin1',
+      'APPLICATION/JSON',
+      'application/merge-patch+json',
+      'multipart/form-data',
+    ),
   },
 );
 

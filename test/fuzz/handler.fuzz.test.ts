@@ -14,7 +14,6 @@ import { manualClock } from '../../testing/index.ts';
 /** Reproduce a failure with FUZZ_SEED=<seed printed by fast-check> npm test. */
 const seed = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
 
-
 function fuzzTarget(storage: PetStorage) {
   const clock = manualClock('2026-11-22T10:00:00Z');
   const unexpected: unknown[] = [];

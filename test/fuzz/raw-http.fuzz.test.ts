@@ -165,7 +165,12 @@ function report(groups: Map<string, Group>, statuses: Map<number, number>, total
   const lines = [`${sorted.length} failure groups over ${total} cases (seed ${seed}; replay with FUZZ_SEED=${seed}); statuses seen: ${seen.join(' ')}`];
   for (const [name, { count }] of sorted) lines.push(`  ${String(count).padStart(5)} × ${name}`);
   for (const [name, { count, example, received }] of sorted.slice(0, 10)) {
-    lines.push('', `${name} (${count} cases); smallest example:`, `  sent:     ${show(example.bytes)}${example.halfClose ? ' then half-closed' : ''}`, `  received: ${show(received, 600)}`);
+    lines.push(
+      '',
+      `${name} (${count} cases); smallest example:`,
+      `  sent:     ${show(example.bytes)}${example.halfClose ? ' then half-closed' : ''}`,
+      `  received: ${show(received, 600)}`,
+    );
   }
   return lines.join('\n');
 }

@@ -34,21 +34,39 @@ afterEach(async () => {
  * contract-checked test servers: the faults it injects answer outside the API's document on purpose.
  */
 async function adminServer(options: { maxBodyBytes?: number } = {}) {
-  const running = await serve({ port: 0, onError: () => {}, admin: { token: TOKEN }, apiKeys: { [FREE]: 'free', [KEY]: { perMinute: 1_000_000, perDay: 1_000_000 } }, ...options });
+  const running = await serve({
+    port: 0,
+    onError: () => {},
+    admin: { token: TOKEN },
+    apiKeys: { [FREE]: 'free', [KEY]: { perMinute: 1_000_000, perDay: 1_000_000 } },
+    ...options,
+  });
   const exchanges: Promise<Exchange | undefined>[] = [];
   servers.push({ running, exchanges });
-  const api = (path: string, init: RequestInit = {}) => fetch(`${running.url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string>) } });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${running.url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string>) } });
   const server: TestServer = Object.assign(running, { api });
   const origin = new URL(server.url).origin;
   const adminWithout = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${origin}/__admin${path}`, init);
     const { status, headers } = response;
     const method = init.method ?? 'GET';
-    exchanges.push(response.clone().text().then((body) => ({ method, path: `/__admin${path}`, status, headers, body }), () => undefined));
+    exchanges.push(
+      response
+        .clone()
+        .text()
+        .then(
+          (body) => ({ method, path: `/__admin${path}`, status, headers, body }),
+          () => undefined,
+        ),
+    );
     return response;
   };
   const admin = (path: string, init: RequestInit = {}) =>
-    adminWithout(path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    adminWithout(path, {
+      ...init,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    });
   return Object.assign(server, { admin, adminWithout });
 }
 
@@ -71,13 +89,29 @@ describe('the admin API', () => {
 
   it('seeds pets validated like POST /pets, lists them, and a bad item is a 400 naming its 0-based index and field with nothing stored', async () => {
     const server = await adminServer();
-    const seeded = await server.admin('/seed', json([{ name: 'Rex', categoryId: 1 }, { name: 'Tom', categoryId: 2, status: 'sold' }]));
+    const seeded = await server.admin(
+      '/seed',
+      json([
+        { name: 'Rex', categoryId: 1 },
+        { name: 'Tom', categoryId: 2, status: 'sold' },
+      ]),
+    );
     expect(seeded.status).toBe(201);
     expect(await seeded.json()).toEqual([
       { id: 1, name: 'Rex', categoryId: 1 },
       { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
     ]);
-    const bad = await expectError(await server.admin('/seed', json([{ name: 'Kit', categoryId: 3 }, { name: '', categoryId: 1 }])), 400, 'invalid_request');
+    const bad = await expectError(
+      await server.admin(
+        '/seed',
+        json([
+          { name: 'Kit', categoryId: 3 },
+          { name: '', categoryId: 1 },
+        ]),
+      ),
+      400,
+      'invalid_request',
+    );
     expect(bad).toMatchObject({ message: 'Invalid body: 1.name must not be empty.', details: [{ field: '1.name', message: 'must not be empty' }] });
     const notAList = await expectError(await server.admin('/seed', json({ name: 'Rex' })), 400, 'invalid_request');
     expect(notAList.details).toEqual([{ field: 'body', message: 'must be a JSON array of pets, each like a POST /pets body' }]);
@@ -115,7 +149,9 @@ describe('the admin API', () => {
     expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:00:00.000Z' });
     expect((await server.api('/pets')).status).toBe(200);
     // As far as the range goes, and no further.
-    expect(await (await server.admin('/clock', json({ advanceMs: 8.64e15 - Date.parse('2026-06-01T12:00:00Z') }))).json()).toEqual({ now: '+275760-09-13T00:00:00.000Z' });
+    expect(await (await server.admin('/clock', json({ advanceMs: 8.64e15 - Date.parse('2026-06-01T12:00:00Z') }))).json()).toEqual({
+      now: '+275760-09-13T00:00:00.000Z',
+    });
     await expectError(await server.admin('/clock', json({ advanceMs: 1 })), 400, 'invalid_request');
     expect((await server.api('/pets')).status).toBe(200);
   });
@@ -136,12 +172,17 @@ describe('the admin API', () => {
     const injected = await server.admin('/faults', json({ status: 503, method: 'POST', path: '/v1/pets', times: 2, retryAfterSeconds: 9 }));
     expect(injected.status).toBe(201);
     const { id } = await injected.json();
-    expect(await (await server.admin('/faults')).json()).toEqual([{ id, status: 503, method: 'POST', path: '/v1/pets', times: 2, retryAfterSeconds: 9, left: 2 }]);
+    expect(await (await server.admin('/faults')).json()).toEqual([
+      { id, status: 503, method: 'POST', path: '/v1/pets', times: 2, retryAfterSeconds: 9, left: 2 },
+    ]);
     const failed = await postPet(server, { name: 'Rex', categoryId: 1 });
     await expectError(failed, 503, 'service_unavailable');
     expect(failed.headers.get('retry-after')).toBe('9');
     const bad = await expectError(await server.admin('/faults', json({ status: 200 })), 400, 'invalid_request');
-    expect(bad).toMatchObject({ message: 'Invalid body: status must be an integer from 400 to 599.', details: [{ field: 'status', message: 'must be an integer from 400 to 599' }] });
+    expect(bad).toMatchObject({
+      message: 'Invalid body: status must be an integer from 400 to 599.',
+      details: [{ field: 'status', message: 'must be an integer from 400 to 599' }],
+    });
     expect((await server.admin('/faults', { method: 'DELETE' })).status).toBe(204);
     expect(await (await server.admin('/faults')).json()).toEqual([]);
     expect((await postPet(server, { name: 'Rex', categoryId: 1 })).status).toBe(201);
@@ -151,25 +192,44 @@ describe('the admin API', () => {
     const server = await adminServer();
     const refusal = async (rule: object) => (await expectError(await server.admin('/faults', json(rule)), 400, 'invalid_request')).details;
     expect(await refusal({ delayMs: 2 ** 31 })).toEqual([{ field: 'delayMs', message: 'must be a whole number of milliseconds from 0 to 2147483647' }]);
-    expect(await refusal({ status: 429, retryAfterSeconds: 1e9 })).toEqual([{ field: 'retryAfterSeconds', message: 'must be a whole number of seconds from 1 to 86400' }]);
+    expect(await refusal({ status: 429, retryAfterSeconds: 1e9 })).toEqual([
+      { field: 'retryAfterSeconds', message: 'must be a whole number of seconds from 1 to 86400' },
+    ]);
     expect(await refusal({ status: 503, method: 'GET /v1/pets' })).toEqual([{ field: 'method', message: 'must be an HTTP method like "POST"' }]);
     expect(await refusal({ status: 503, stauts: 500 })).toEqual([{ field: 'stauts', message: 'is not a field of a fault' }]);
-    expect(await refusal({ status: 503, network: 'reset' })).toEqual([{ field: 'status', message: 'must be left out with network (a network fault sends no status)' }]);
-    expect(await refusal({ method: 'GET' })).toEqual([{ field: 'body', message: 'status, network or delayMs must be given: a fault with none of them does nothing' }]);
-    expect(await refusal({ network: 'hang', afterHandling: true })).toEqual([{ field: 'afterHandling', message: 'must be used with status or network "reset"' }]);
+    expect(await refusal({ status: 503, network: 'reset' })).toEqual([
+      { field: 'status', message: 'must be left out with network (a network fault sends no status)' },
+    ]);
+    expect(await refusal({ method: 'GET' })).toEqual([
+      { field: 'body', message: 'status, network or delayMs must be given: a fault with none of them does nothing' },
+    ]);
+    expect(await refusal({ network: 'hang', afterHandling: true })).toEqual([
+      { field: 'afterHandling', message: 'must be used with status or network "reset"' },
+    ]);
     expect(await refusal({ status: 503, times: 0, probability: 2 })).toEqual([
       { field: 'times', message: 'must be a positive integer or "always"' },
       { field: 'probability', message: 'must be a number from 0 to 1' },
     ]);
     expect(await (await server.admin('/faults')).json()).toEqual([]);
-    const accepted = await server.admin('/faults', json({ delayMs: 2 ** 31 - 1, method: 'PATCH', status: 429, retryAfterSeconds: 86_400, code: 'key_banned', message: 'Banned.' }));
+    const accepted = await server.admin(
+      '/faults',
+      json({ delayMs: 2 ** 31 - 1, method: 'PATCH', status: 429, retryAfterSeconds: 86_400, code: 'key_banned', message: 'Banned.' }),
+    );
     expect(accepted.status).toBe(201);
   });
 
   it('answers a body that is not JSON with 415 and one over the size limit with 413, as its document says', async () => {
     const server = await adminServer({ maxBodyBytes: 1024 });
-    await expectError(await server.admin('/faults', { method: 'POST', body: 'status=503', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    await expectError(await server.admin('/seed', json(Array.from({ length: 100 }, (_, i) => ({ name: `pet ${i}`, categoryId: i })))), 413, 'payload_too_large');
+    await expectError(
+      await server.admin('/faults', { method: 'POST', body: 'status=503', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
+    await expectError(
+      await server.admin('/seed', json(Array.from({ length: 100 }, (_, i) => ({ name: `pet ${i}`, categoryId: i })))),
+      413,
+      'payload_too_large',
+    );
     await expectError(await server.admin('/clock', { method: 'POST', body: '{"advanceMs":' }), 400, 'invalid_request');
   });
 
@@ -188,8 +248,22 @@ describe('the admin API', () => {
     await postPet(server, { name: 'Rex', categoryId: 1 });
     const journal = await (await server.admin('/requests')).json();
     expect(journal).toMatchObject([
-      { method: 'GET', path: '/v1/pets', query: 'limit=2', status: 200, time: '2026-06-01T12:00:00.000Z', requestHeaders: { authorization: 'Bearer [redacted]' } },
-      { method: 'POST', path: '/v1/pets', query: '', status: 201, requestBody: '{"name":"Rex","categoryId":1}', responseBody: '{"id":1,"name":"Rex","categoryId":1}' },
+      {
+        method: 'GET',
+        path: '/v1/pets',
+        query: 'limit=2',
+        status: 200,
+        time: '2026-06-01T12:00:00.000Z',
+        requestHeaders: { authorization: 'Bearer [redacted]' },
+      },
+      {
+        method: 'POST',
+        path: '/v1/pets',
+        query: '',
+        status: 201,
+        requestBody: '{"name":"Rex","categoryId":1}',
+        responseBody: '{"id":1,"name":"Rex","categoryId":1}',
+      },
     ]);
     expect(journal[0].ms).toBeGreaterThan(0);
     expect(JSON.stringify(journal)).not.toContain('test-key-0123456789');
@@ -236,7 +310,13 @@ describe('the admin API', () => {
     const document = await (await server.admin('/openapi.json')).json();
     expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Pet Store admin API' } });
     expect(Object.keys(document.paths)).toEqual([
-      '/__admin/reset', '/__admin/seed', '/__admin/pets', '/__admin/clock', '/__admin/faults', '/__admin/requests', '/__admin/openapi.json',
+      '/__admin/reset',
+      '/__admin/seed',
+      '/__admin/pets',
+      '/__admin/clock',
+      '/__admin/faults',
+      '/__admin/requests',
+      '/__admin/openapi.json',
     ]);
     expect(document.servers).toEqual([{ url: '/' }]);
     const wrong = await server.admin('/reset', { method: 'GET' });

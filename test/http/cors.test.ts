@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, startServer } from '../helpers/server.ts';
 
-const preflight = { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } };
+const preflight = {
+  method: 'OPTIONS',
+  headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+};
 
 describe('CORS', () => {
   it('is off by default: no Access-Control headers, even for an Origin', async () => {

@@ -1,7 +1,7 @@
 /** POST /v1/pets on a real server: validation, media types, byte limits, concurrency, failures. */
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type PetStorage } from '../../compose/index.ts';
+import type { PetStorage } from '../../compose/index.ts';
 import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { expectError, KEY, postPet, startServer } from '../helpers/server.ts';
 
@@ -99,22 +99,19 @@ describe('POST /v1/pets', () => {
     await expectError(await postPet(server, raw), 400, 'invalid_request');
   });
 
-  it.each(['__proto__', 'constructor', 'prototype'])(
-    'rejects a body with a "%s" key, at any depth or escaped, and no prototype is touched',
-    async (key) => {
-      const server = await startServer();
-      const top = `{"name":"Rex","categoryId":1,"${key}":{"polluted":true}}`;
-      const nested = `{"name":"Rex","categoryId":1,"x":{"${key}":{"polluted":true}}}`;
-      // The key spelt with an escape (\u005f for "_", \u0063 for "c"…) is the same key.
-      const escaped = `{"name":"Rex","categoryId":1,"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}":{"polluted":true}}`;
-      for (const raw of [top, nested, escaped]) {
-        const body = await expectError(await postPet(server, raw), 400, 'invalid_request');
-        expect(body.details?.[0]?.field).toBe(key);
-      }
-      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(await (await server.api('/pets')).json()).toEqual([]);
-    },
-  );
+  it.each(['__proto__', 'constructor', 'prototype'])('rejects a body with a "%s" key, at any depth or escaped, and no prototype is touched', async (key) => {
+    const server = await startServer();
+    const top = `{"name":"Rex","categoryId":1,"${key}":{"polluted":true}}`;
+    const nested = `{"name":"Rex","categoryId":1,"x":{"${key}":{"polluted":true}}}`;
+    // The key spelt with an escape (\u005f for "_", \u0063 for "c"…) is the same key.
+    const escaped = `{"name":"Rex","categoryId":1,"\\u00${key.charCodeAt(0).toString(16)}${key.slice(1)}":{"polluted":true}}`;
+    for (const raw of [top, nested, escaped]) {
+      const body = await expectError(await postPet(server, raw), 400, 'invalid_request');
+      expect(body.details?.[0]?.field).toBe(key);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await (await server.api('/pets')).json()).toEqual([]);
+  });
 
   it('accepts unknown fields nested 32 levels deep and rejects 33 with a 400 naming the limit', async () => {
     const server = await startServer();
@@ -157,14 +154,11 @@ describe('POST /v1/pets', () => {
     await expectError(response, 415, 'unsupported_media_type');
   });
 
-  it.each(['application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json'])(
-    'accepts Content-Type %s',
-    async (type) => {
-      const server = await startServer();
-      const response = await postPet(server, { name: 'Rex', categoryId: 1 }, { headers: { 'content-type': type } });
-      expect(response.status).toBe(201);
-    },
-  );
+  it.each(['application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json'])('accepts Content-Type %s', async (type) => {
+    const server = await startServer();
+    const response = await postPet(server, { name: 'Rex', categoryId: 1 }, { headers: { 'content-type': type } });
+    expect(response.status).toBe(201);
+  });
 
   describe('body size limit', () => {
     /** A valid body of exactly `bytes` bytes, padded inside the name with a 3-byte character. */
@@ -231,9 +225,7 @@ describe('POST /v1/pets', () => {
 
   it('gives 1,000 concurrent creates the ids 1..1000, each exactly once', async () => {
     const server = await startServer();
-    const responses = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => postPet(server, { name: `pet ${i}`, categoryId: i })),
-    );
+    const responses = await Promise.all(Array.from({ length: 1000 }, (_, i) => postPet(server, { name: `pet ${i}`, categoryId: i })));
     expect(responses.every((r) => r.status === 201)).toBe(true);
     const ids = (await Promise.all(responses.map((r) => r.json()))).map((p) => p.id).sort((a, b) => a - b);
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));

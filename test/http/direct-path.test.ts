@@ -22,7 +22,14 @@ async function bothPaths() {
   const options = async () => {
     const storage = memoryPetStorage();
     for (let i = 0; i < 25; i++) await storage.create({ name: `pet ${i}`, categoryId: i, status: i % 2 ? 'sold' : 'available' });
-    return { port: 0, storage, apiKeys: { [KEY]: 'pro' as const }, cors: ['https://app.example'], now: () => Date.parse('2026-06-01T12:00:30Z'), onError: () => {} };
+    return {
+      port: 0,
+      storage,
+      apiKeys: { [KEY]: 'pro' as const },
+      cors: ['https://app.example'],
+      now: () => Date.parse('2026-06-01T12:00:30Z'),
+      onError: () => {},
+    };
   };
   const direct = await serve(await options());
   const bridged = await serve({ ...(await options()), onRequest: () => {} });

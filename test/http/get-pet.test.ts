@@ -28,14 +28,11 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     await expectError(response, 404, 'not_found');
   });
 
-  it.each(['abc', '0', '-1', '1.5', '1e3', '%20', '99999999999999999'])(
-    'rejects petId "%s" with 400 invalid_request naming petId',
-    async (petId) => {
-      const server = await startServer();
-      const body = await expectError(await server.api(`/pets/${petId}`), 400, 'invalid_request');
-      expect(body.details?.[0]?.field).toBe('petId');
-    },
-  );
+  it.each(['abc', '0', '-1', '1.5', '1e3', '%20', '99999999999999999'])('rejects petId "%s" with 400 invalid_request naming petId', async (petId) => {
+    const server = await startServer();
+    const body = await expectError(await server.api(`/pets/${petId}`), 400, 'invalid_request');
+    expect(body.details?.[0]?.field).toBe('petId');
+  });
 
   it('uses the getPetDeprecatedAt option for the Deprecation header', async () => {
     const server = await startServer({ getPetDeprecatedAt: new Date('2027-03-01T12:00:00Z') });

@@ -1,6 +1,6 @@
 /** GET /v1/pets on a real server: paging, filters, limits, cursors. */
 import { describe, expect, it } from 'vitest';
-import { type PetStatus } from '../../compose/index.ts';
+import type { PetStatus } from '../../compose/index.ts';
 import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { expectError, startServer } from '../helpers/server.ts';
 

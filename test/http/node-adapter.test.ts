@@ -89,7 +89,10 @@ describe('serve() and listen() arguments', () => {
 
   it('refuses a malformed PETSTORE_API_KEYS at startup, naming the variable and never the key', async () => {
     vi.stubEnv('PETSTORE_API_KEYS', 'good-key:free,topsecret:gold');
-    const error = await serve({ port: 0 }).then(() => undefined, (e: Error) => e);
+    const error = await serve({ port: 0 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(error?.message).toMatch(/^serve: PETSTORE_API_KEYS: API key entry 2: the plan/);
     expect(error?.message).not.toContain('topsecret');
@@ -103,7 +106,10 @@ describe('serve() and listen() arguments', () => {
     ['a second argument after options', [{ port: 0 }, { port: 0 }], /^serve: takes serve\(options\) or serve\(handler, listenOptions\)/],
     ['a port out of range', [{ port: 70_000 }], /^serve: port must be an integer from 0 to 65535$/],
   ])('refuses %s with a TypeError before listening', async (_, args, message) => {
-    const error = await (serve as (...a: unknown[]) => Promise<ListeningPetStore>)(...args).then(() => undefined, (e: Error) => e);
+    const error = await (serve as (...a: unknown[]) => Promise<ListeningPetStore>)(...args).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(error?.message).toMatch(message);
   });

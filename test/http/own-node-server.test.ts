@@ -33,7 +33,7 @@ describe('answerClientErrors on your own node:http server', () => {
     expect(others).toEqual([]);
   });
 
-  it('answers a request without Host with the handler\'s JSON 400 when the server does not require one', async () => {
+  it("answers a request without Host with the handler's JSON 400 when the server does not require one", async () => {
     const connection = await rawConnect(await ownServer(false));
     connection.write(requestHead(['GET /v1/pets HTTP/1.1', 'Authorization: Bearer my-key', 'Connection: close']));
     expectRawError((await connection.untilClosed())[0], 400, 'invalid_request');

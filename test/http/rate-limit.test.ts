@@ -1,6 +1,6 @@
 /** Rate limits on a real server: windows, 429 + Retry-After, bans, anonymous callers, headers everywhere. */
 import { describe, expect, it } from 'vitest';
-import { type PetStorage, type Plan } from '../../compose/index.ts';
+import type { PetStorage, Plan } from '../../compose/index.ts';
 import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { manualClock } from '../../testing/index.ts';
 import { expectError, postPet, startServer, type TestServer } from '../helpers/server.ts';

@@ -50,9 +50,7 @@ describe('pipelined requests before a malformed one', () => {
     const server = await startServer({ onError: (error) => errors.push(error) });
     const connection = await rawConnect(server.url);
     connection.write(
-      getPets +
-        requestHead(['POST /v1/pets HTTP/1.1', 'Host: x', AUTH, 'Content-Type: application/json', 'Transfer-Encoding: chunked']) +
-        'zz\r\n',
+      getPets + requestHead(['POST /v1/pets HTTP/1.1', 'Host: x', AUTH, 'Content-Type: application/json', 'Transfer-Encoding: chunked']) + 'zz\r\n',
     );
     const [listed, error, ...others] = await connection.untilClosed();
     expect(listed?.status).toBe(200);

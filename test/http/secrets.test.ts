@@ -62,7 +62,7 @@ describe('secrets', () => {
     const server = await startServer({ apiKeys: { [KEYS[0]!]: 'free' }, onError: undefined });
     for (const key of PRESENTED) {
       const response = await fetch(`${server.url}/pets`, { headers: { authorization: `Bearer ${key}` } });
-      expect(leaks(await response.text() + [...response.headers].join())).toEqual([]);
+      expect(leaks((await response.text()) + [...response.headers].join())).toEqual([]);
     }
     expect(logged.flatMap(leaks)).toEqual([]);
   });

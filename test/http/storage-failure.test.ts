@@ -1,6 +1,6 @@
 /** A storage that throws: generic 500s, nothing leaked, the server keeps serving. */
 import { describe, expect, it } from 'vitest';
-import { type PetStorage } from '../../compose/index.ts';
+import type { PetStorage } from '../../compose/index.ts';
 import { memoryPetStorage } from '../../stores/memory/index.ts';
 import { expectError, postPet, startServer } from '../helpers/server.ts';
 

@@ -40,7 +40,16 @@ const BAD_BODIES = {
 const plain = createPetStore({ apiKeys: parseApiKeys(CONFORMANCE_KEYS), onError: () => {} });
 
 /** Headers that legitimately differ between two responses: the clock, the quota spent, the connection. */
-const VOLATILE = new Set(['date', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+const VOLATILE = new Set([
+  'date',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'ratelimit',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+]);
 
 function stableHeaders(response: WireResponse) {
   return Object.fromEntries(Object.entries(response.headers).filter(([name]) => !VOLATILE.has(name)));
@@ -111,13 +120,16 @@ describe.each(EXAMPLES)('npm run example:%s', { concurrent: true }, (name) => {
       expect(JSON.parse((await wire(`${api}/pets/${pet.id}`, { headers: json })).body)).toEqual(pet);
     });
 
-    it.each(Object.entries(BAD_BODIES))(`answers a body %s, sent through ${PARSERS[name]}, with the same 400 as a Pet Store with nothing in front`, async (_, body) => {
-      // A copy: the fetch ponyfill writes Content-Length into a plain headers object it is given.
-      const expected = await plain.fetch('http://localhost/v1/pets', { method: 'POST', headers: { ...json }, body });
-      const response = await wire(`${api}/pets`, { method: 'POST', headers: json, body });
-      expect({ status: response.status, body: bodyOf(response) }).toEqual({ status: expected.status, body: await expected.json() });
-      expect(response.status).toBe(400);
-    });
+    it.each(Object.entries(BAD_BODIES))(
+      `answers a body %s, sent through ${PARSERS[name]}, with the same 400 as a Pet Store with nothing in front`,
+      async (_, body) => {
+        // A copy: the fetch ponyfill writes Content-Length into a plain headers object it is given.
+        const expected = await plain.fetch('http://localhost/v1/pets', { method: 'POST', headers: { ...json }, body });
+        const response = await wire(`${api}/pets`, { method: 'POST', headers: json, body });
+        expect({ status: response.status, body: bodyOf(response) }).toEqual({ status: expected.status, body: await expected.json() });
+        expect(response.status).toBe(400);
+      },
+    );
 
     it('answers HEAD on every GET route with the GET’s status and headers, and no body', async () => {
       const created = await wire(`${api}/pets`, { method: 'POST', headers: json, body: '{"name":"Head","categoryId":1}' });

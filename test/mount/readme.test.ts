@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLES } from './examples.ts';
 
 const readme = readFileSync('README.md', 'utf8');
-const FILES = { express: 'express/index.js', fastify: 'fastify/index.js', koa: 'koa/index.js', hono: 'hono/index.js', node: 'node/index.js', deno: 'deno/server.ts', bun: 'bun/server.ts' };
+const FILES = {
+  express: 'express/index.js',
+  fastify: 'fastify/index.js',
+  koa: 'koa/index.js',
+  hono: 'hono/index.js',
+  node: 'node/index.js',
+  deno: 'deno/server.ts',
+  bun: 'bun/server.ts',
+};
 
 /** The lines between `// #region recipe` and `// #endregion recipe`: what a reader copies. */
 function recipe(file: string): string {

@@ -1,4 +1,5 @@
 /** The Redis stores against a real redis-server: conformance, two instances sharing one Redis, an outage. */
+// @module-tag redis (skipped without redis-server, failed under CI: test/helpers/system-parts.ts)
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisPetStorage, redisLimitStore } from '../../stores/redis/index.ts';
@@ -53,9 +54,7 @@ describe('two servers sharing one Redis', () => {
 
   it('gives 1,000 concurrent creates split between them 1,000 distinct ids, 1..1000', async () => {
     const servers = await twoServers(freshPrefix());
-    const responses = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => postPet(servers[i % 2]!, { name: `pet ${i}`, categoryId: i })),
-    );
+    const responses = await Promise.all(Array.from({ length: 1000 }, (_, i) => postPet(servers[i % 2]!, { name: `pet ${i}`, categoryId: i })));
     expect(responses.every((r) => r.status === 201)).toBe(true);
     const ids = (await Promise.all(responses.map((r) => r.json()))).map((p) => p.id).sort((a, b) => a - b);
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));

@@ -6,12 +6,8 @@ const env = { PETSTORE_API_KEYS: CONFORMANCE_KEYS };
 // Installed on first use (scripts/runtime.mjs): here, before any hook's timeout starts.
 const [node24, deno, bun] = await Promise.all([node24Binary(), denoBinary(), bunBinary()]);
 
-describeHttpConformance(`Node ${process.version} (node-serve example)`, () =>
-  startServerProcess(process.execPath, ['examples/node-serve/index.js'], env),
-);
-describeHttpConformance('Node 24 (npm package node@24)', () =>
-  startServerProcess(node24, ['examples/node-serve/index.js'], env),
-);
+describeHttpConformance(`Node ${process.version} (node-serve example)`, () => startServerProcess(process.execPath, ['examples/node-serve/index.js'], env));
+describeHttpConformance('Node 24 (npm package node@24)', () => startServerProcess(node24, ['examples/node-serve/index.js'], env));
 describeHttpConformance('Deno (npm package deno)', () =>
   startServerProcess(deno, ['run', '--allow-net', '--allow-env', '--allow-read', 'examples/deno/server.ts'], env),
 );

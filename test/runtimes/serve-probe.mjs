@@ -22,7 +22,10 @@ async function within5s(/** @type {Promise<unknown>} */ promise) {
 /** True once nothing answers at `url` any more (the connection is refused), polling for up to 2 s. */
 async function refused(/** @type {string} */ url) {
   for (let i = 0; i < 40; i++) {
-    const answered = await fetch(url).then(async (response) => (await response.body?.cancel(), true), () => false);
+    const answered = await fetch(url).then(
+      async (response) => (await response.body?.cancel(), true),
+      () => false,
+    );
     if (!answered) return true;
     await sleep(50);
   }
@@ -39,7 +42,10 @@ async function refusal(/** @type {unknown[]} */ ...args) {
   }
 }
 function setEnv(/** @type {string} */ name, /** @type {string | undefined} */ value) {
-  const env = 'Deno' in globalThis ? /** @type {any} */ (globalThis).Deno.env : { set: (/** @type {string} */ n, /** @type {string} */ v) => (process.env[n] = v), delete: (/** @type {string} */ n) => delete process.env[n] };
+  const env =
+    'Deno' in globalThis
+      ? /** @type {any} */ (globalThis).Deno.env
+      : { set: (/** @type {string} */ n, /** @type {string} */ v) => (process.env[n] = v), delete: (/** @type {string} */ n) => delete process.env[n] };
   if (value === undefined) env.delete(name);
   else env.set(name, value);
 }

@@ -3,6 +3,7 @@
  * non-superuser role `petstore`: conformance, migrations racing, a stuck statement, and the database
  * going down under load. Two instances sharing one database: ../many-instances.test.ts, as commands.
  */
+// @module-tag postgres (skipped without PostgreSQL, failed under CI: test/helpers/system-parts.ts)
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../stores/sql/index.ts';
@@ -115,7 +116,12 @@ describe('a PostgreSQL outage under load', () => {
     const client = postgresClient(pool(url), { timeoutMs: 2_000 });
     await migrate(client);
     const errors: unknown[] = [];
-    const server = await startServer({ storage: sqlPetStorage(client), limitStore: sqlLimitStore(client), now: () => NOW, onError: (error) => errors.push(error) });
+    const server = await startServer({
+      storage: sqlPetStorage(client),
+      limitStore: sqlLimitStore(client),
+      now: () => NOW,
+      onError: (error) => errors.push(error),
+    });
 
     type Phase = 'up' | 'stopping' | 'down' | 'starting' | 'back';
     type Answer = { sent: Phase; received: Phase; status: number; ms: number; name: string; key: string | undefined; body: { id?: number } };

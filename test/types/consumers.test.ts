@@ -78,7 +78,9 @@ describe.concurrent('consumers of the packed package type-check (strict, skipLib
   // attw's default (strict) profile: node10 too, which sees the subpaths through `typesVersions` (one pattern: `./node` is dist/node/index.d.ts; anything else, the root's types and package.json, as it is).
   // The one expected finding: the storage suites are ESM only (vitest is), so a require() of them
   // resolves to nothing, on purpose.
-  it('attw: no problem under node10, node16 (from ESM and CJS) or bundler resolution, but no require() of the ESM-only storage suites', { timeout: TIMEOUT_MS }, async () => {
+  it('attw: no problem under node10, node16 (from ESM and CJS) or bundler resolution, but no require() of the ESM-only storage suites', {
+    timeout: TIMEOUT_MS,
+  }, async () => {
     // Into a file: attw exits as soon as it has written, and a pipe would lose the end of its report.
     const report = join(packDir, 'attw.json');
     const fd = openSync(report, 'w');

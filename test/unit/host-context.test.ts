@@ -41,10 +41,10 @@ describe('the caller address each host reports', () => {
   it.each([
     ['Deno.serve handler info', (ip: string) => ({ remoteAddr: { hostname: ip, port: 1, transport: 'tcp' } })],
     ['Deno.serve handler info with private state, as Deno builds it', (ip: string) => new DenoHandlerInfo(ip)],
-    ['Bun server whose requestIP insists on its own this, as Bun\'s does', (ip: string) => new BunServer(ip)],
+    ["Bun server whose requestIP insists on its own this, as Bun's does", (ip: string) => new BunServer(ip)],
     ['Bun server', (ip: string) => ({ requestIP: () => ({ address: ip, family: 'IPv4', port: 1 }) })],
     ['@hono/node-server env', (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } })],
-    ['an adapter\'s clientAddress', (ip: string) => ({ clientAddress: ip })],
+    ["an adapter's clientAddress", (ip: string) => ({ clientAddress: ip })],
   ])('gives each address of a %s its own anonymous bucket', async (_, contextFor) => {
     const store = petstore();
     expect(await anonymousRemaining(store, contextFor('192.0.2.1'))).toBe(59);
@@ -85,7 +85,7 @@ describe('the caller address each host reports', () => {
 });
 
 describe('mount prefixes', () => {
-  it('reads the prefix and the caller from two contexts, as Hono\'s mount passes them, a host object first', async () => {
+  it("reads the prefix and the caller from two contexts, as Hono's mount passes them, a host object first", async () => {
     const store = petstore();
     const created = await store.fetch(
       new Request('http://x/v1/pets', { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }),
@@ -103,7 +103,10 @@ describe('mount prefixes', () => {
     const store = petstore();
     const context = { mountPath: '/api' };
     for (const url of ['http://x/api/v1/pets', 'http://x/v1/pets']) {
-      const created = await store.fetch(new Request(url, { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }), context);
+      const created = await store.fetch(
+        new Request(url, { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }),
+        context,
+      );
       expect(created.status).toBe(201);
       expect(created.headers.get('location')).toMatch(/^\/api\/v1\/pets\/\d$/);
     }
@@ -174,13 +177,15 @@ describe('bodies the host already parsed', () => {
 describe('the Response a fetch host gets', () => {
   it('answers HEAD with the Content-Length of the GET body, so Deno and Bun do not announce 0', async () => {
     const store = petstore();
-    await store.fetch(new Request('http://x/v1/pets', { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }));
+    await store.fetch(
+      new Request('http://x/v1/pets', { method: 'POST', headers: { ...authed, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }),
+    );
     const get = await store.fetch(new Request('http://x/v1/pets', { headers: authed }));
     const head = await store.fetch(new Request('http://x/v1/pets', { method: 'HEAD', headers: authed }));
     expect(head.headers.get('content-length')).toBe(String(new TextEncoder().encode(await get.text()).byteLength));
   });
 
-  it('is the runtime\'s own Response class, HEAD included, so hosts such as Hono can read and clone it', async () => {
+  it("is the runtime's own Response class, HEAD included, so hosts such as Hono can read and clone it", async () => {
     const store = petstore();
     for (const method of ['GET', 'HEAD']) {
       const response = await store.fetch(new Request('http://x/v1/pets', { method, headers: authed }));

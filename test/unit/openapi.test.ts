@@ -172,9 +172,15 @@ describe('GET /__admin/openapi.json', () => {
   it('declares every operation with an operationId, a tag and every status it can answer, errors with the Error body', async () => {
     const document = await servedAdminDocument();
     const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, { operationId: string; tags: string[]; responses: Record<string, unknown> }>).map(([method, operation]) => ({ path, method, ...operation })),
+      Object.entries(item as Record<string, { operationId: string; tags: string[]; responses: Record<string, unknown> }>).map(([method, operation]) => ({
+        path,
+        method,
+        ...operation,
+      })),
     );
-    expect(operations.map(({ method, path, operationId, tags, responses }) => [`${method.toUpperCase()} ${path}`, operationId, tags, Object.keys(responses).sort()])).toEqual([
+    expect(
+      operations.map(({ method, path, operationId, tags, responses }) => [`${method.toUpperCase()} ${path}`, operationId, tags, Object.keys(responses).sort()]),
+    ).toEqual([
       ['POST /__admin/reset', 'resetStore', ['store'], ['204', '401']],
       ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415']],
       ['GET /__admin/pets', 'listAllPets', ['store'], ['200', '401']],
@@ -199,7 +205,10 @@ describe('GET /__admin/openapi.json', () => {
 
   it('describes the items GET /__admin/faults lists as the rule with its id and what it has left', async () => {
     const document = await servedAdminDocument();
-    expect(document.paths['/__admin/faults'].get.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/PendingFault' } });
+    expect(document.paths['/__admin/faults'].get.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/PendingFault' },
+    });
     const validate = schemaValidator(document, '/components/schemas/PendingFault');
     expect(validate({ status: 503, method: 'POST', path: '/v1/pets', times: 2, id: 'fault-1', left: 2 })).toBe(true);
     expect(validate({ delayMs: 10, times: 'always', id: 'fault-2', left: 'always' })).toBe(true);

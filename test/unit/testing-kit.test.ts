@@ -19,7 +19,12 @@ describe('manualClock', () => {
 describe('createTestPetStore', () => {
   it('seeds pets validated like POST, with defaultStatus, and rejects invalid ones', async () => {
     const store = createTestPetStore({ defaultStatus: 'available' });
-    expect(await store.seed([{ name: 'Rex', categoryId: 1 }, { name: 'Tom', categoryId: 2, status: 'sold', extra: 1 }])).toEqual([
+    expect(
+      await store.seed([
+        { name: 'Rex', categoryId: 1 },
+        { name: 'Tom', categoryId: 2, status: 'sold', extra: 1 },
+      ]),
+    ).toEqual([
       { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
       { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
     ]);
@@ -40,7 +45,8 @@ describe('createTestPetStore', () => {
     const request = new Request('http://api.test/v1/pets', { headers: { authorization: 'Bearer mine' } });
     expect((await store.fetch(request)).status).toBe(200);
     expect((await store.fetch(request, { method: 'HEAD' })).status).toBe(200);
-    for (const key of Object.values(store.keys)) expect((await store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    for (const key of Object.values(store.keys))
+      expect((await store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   });
 
   it('has a fetch that is exactly the global fetch', () => {
@@ -50,7 +56,7 @@ describe('createTestPetStore', () => {
     expect(typeof asGlobal).toBe('function');
   });
 
-  it('takes a host\'s { clientAddress } when called as a handler, so anonymous callers are limited per address', async () => {
+  it("takes a host's { clientAddress } when called as a handler, so anonymous callers are limited per address", async () => {
     const store = createTestPetStore();
     const anonymous = (clientAddress: string) => store(new Request('http://api.test/v1/pets'), { clientAddress });
     for (let i = 0; i < 60; i++) expect((await anonymous('10.0.0.1')).status).toBe(401);
@@ -91,8 +97,7 @@ describe('faults', () => {
     expect(store.faults.pending).toBe(0);
   });
 
-
-  it('answers any status from 400 to 599 with the Error body the API uses for it and that status\'s headers', async () => {
+  it("answers any status from 400 to 599 with the Error body the API uses for it and that status's headers", async () => {
     const store = createTestPetStore();
     const cases: [number, string, Record<string, string | null>][] = [
       [401, 'unauthorized', { 'www-authenticate': 'Bearer realm="petstore"' }],
@@ -119,7 +124,11 @@ describe('faults', () => {
   it('resets the connection: fetch rejects with a TypeError as on a network error, and the journal says status 0', async () => {
     const store = createTestPetStore();
     store.faults.inject({ network: 'reset', method: 'POST' });
-    const create = store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    const create = store.fetch('http://api.test/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    });
     await expect(create).rejects.toThrow(TypeError);
     expect(store.requests.map((r) => [r.method, r.status])).toEqual([['POST', 0]]);
     expect(await store.pets()).toEqual([]);
@@ -156,7 +165,11 @@ describe('reset()', () => {
     const store = createTestPetStore();
     store.faults.delayNext(20, 60_000, { method: 'POST' });
     const creates = Array.from({ length: 20 }, (_, i) =>
-      store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `ghost ${i}`, categoryId: 1 }) }),
+      store.fetch('http://api.test/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `ghost ${i}`, categoryId: 1 }),
+      }),
     );
     // Until every create is held by the delay (each one uses up one of the rule's 20 requests).
     while (store.faults.pending > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -171,7 +184,11 @@ describe('reset()', () => {
 
   it('also stops a create that arrived before the reset but had not reached the store yet', async () => {
     const store = createTestPetStore();
-    const create = store.fetch('http://api.test/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' }, body: '{"name":"late","categoryId":1}' });
+    const create = store.fetch('http://api.test/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${store.keys.pro}`, 'content-type': 'application/json' },
+      body: '{"name":"late","categoryId":1}',
+    });
     await store.reset();
     expect((await create).status).toBe(503);
     expect(await store.pets()).toEqual([]);
@@ -206,7 +223,9 @@ describe('verification', () => {
     await list(store);
     await list(store, '/v1/pets/9');
     expect(() => store.verify({ method: 'POST', path: '/v1/pets', times: 1 })).toThrow(
-      ['Expected 1 request(s) matching POST /v1/pets *, got 0.', 'Recorded (2, + marks a match):', '    GET /v1/pets -> 200', '    GET /v1/pets/9 -> 404'].join('\n'),
+      ['Expected 1 request(s) matching POST /v1/pets *, got 0.', 'Recorded (2, + marks a match):', '    GET /v1/pets -> 200', '    GET /v1/pets/9 -> 404'].join(
+        '\n',
+      ),
     );
     expect(() => store.verify({ path: '/v1/pets/9', times: 0 })).toThrow('  + GET /v1/pets/9 -> 404');
   });

@@ -34,11 +34,7 @@ const free = { perMinute: 60, perDay: 1000 };
  * @example
  * describeLimitStoreConformance('my store', () => myLimitStore(freshConnection()));
  */
-export function describeLimitStoreConformance(
-  name: string,
-  makeStore: MakeLimitStore,
-  { floodAddresses = 2_000 }: LimitStoreConformanceSettings = {},
-): void {
+export function describeLimitStoreConformance(name: string, makeStore: MakeLimitStore, { floodAddresses = 2_000 }: LimitStoreConformanceSettings = {}): void {
   if (!Number.isSafeInteger(floodAddresses) || floodAddresses < 1) throw new TypeError('floodAddresses must be a positive integer');
   describe(`LimitStore conformance: ${name}`, () => {
     it('admits exactly the limit of 300 concurrent takes, counting nothing for refusals', async () => {

@@ -8,7 +8,9 @@ import { createPetStore } from 'petstore-service';
 const petstore = createPetStore({ apiKeys });
 const app = express();
 app.use(express.json()); // the Pet Store uses the body it parsed
-app.get('/health', (req, res) => { res.json({ ok: true }); });
+app.get('/health', (req, res) => {
+  res.json({ ok: true });
+});
 // A body express.json() refused goes to the Pet Store too, which answers it (four parameters: an error handler).
 /** @type {express.ErrorRequestHandler} */
 const unparsed = (err, req, res, next) => petstore(req, res, { bodyError: err });

@@ -10,7 +10,10 @@ import { createPetStore } from 'petstore-service';
 const petstore = createPetStore({ apiKeys });
 const app = new Hono();
 app.get('/health', (c) => c.json({ ok: true }));
-app.all('/api/*', mount(petstore.fetch, (c) => [c.env, { mountPath: '/api' }]));
+app.all(
+  '/api/*',
+  mount(petstore.fetch, (c) => [c.env, { mountPath: '/api' }]),
+);
 const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 // #endregion recipe
 announce(/** @type {import('node:net').Server} */ (server));
