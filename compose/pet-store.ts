@@ -1,6 +1,6 @@
 /** A composed product as the one object every host calls: a fetch handler, a node:http listener and Express middleware in one. */
-import { hostOf } from '../runtimes/host.ts';
-import { nodeListener, type Served } from '../runtimes/node/listener.ts';
+import { hostOf } from '../hosts/fetch.ts';
+import { nodeListener, type Served } from '../hosts/node/listener.ts';
 import type { PetStore } from './handler.ts';
 
 /** What {@link toPetStore} serves: a composed product and the path its API is under. */
