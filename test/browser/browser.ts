@@ -1,19 +1,18 @@
-/** Real headless Chromium (Debian's) through playwright-core, and a static server for the pages it loads. */
+/** Real headless Chromium (Debian's, or CHROMIUM_PATH) through playwright-core, and a static server for the pages it loads. */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromiumPath as findChromium, requirePart } from '../helpers/system-parts.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
+/** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else `chromium` on PATH; or fails saying what to install. */
 function chromiumPath(): string {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  }
-  return CHROMIUM;
+  requirePart('chromium');
+  return findChromium()!;
 }
 
 /** Launches headless Chromium, or fails with what to install. */

@@ -1,12 +1,11 @@
-/** A real redis-server for the tests: own port, own temp dir, append-only file, started and stopped at will. */
+/** A real redis-server for the tests (REDIS_SERVER, else the one on PATH): own port, own temp dir, append-only file, started and stopped at will. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/free-port.ts';
-
-const BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+import { redisServerPath, requirePart } from '../helpers/system-parts.ts';
 
 /** A redis-server process; `stop()` then `start()` restarts it on the same port and data. */
 export interface TestRedis {
@@ -17,7 +16,8 @@ export interface TestRedis {
 
 /** Starts redis-server, or fails saying how to install it. */
 export async function startRedis(): Promise<TestRedis> {
-  if (!existsSync(BINARY)) throw new Error(`redis-server not found at ${BINARY}: apt-get install -y redis-server (or set REDIS_SERVER)`);
+  requirePart('redis');
+  const binary = redisServerPath()!;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
   let child: ChildProcess | undefined;
@@ -25,7 +25,7 @@ export async function startRedis(): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     async start() {
       // appendfsync always: whatever Redis acknowledged survives a restart, as the outage test needs.
-      child = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
+      child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

