@@ -52,6 +52,9 @@ const missing = missingParts();
  * processes, type checks and a flood that measures the server's memory.
  */
 const WAITING_WORKERS = Math.max(2, availableParallelism() - 1);
+/** Vitest runs projects with different worker counts as groups, one after the other: these two first. */
+const waiting = { maxWorkers: WAITING_WORKERS, sequence: { groupOrder: 0 } };
+const timed = { sequence: { groupOrder: 1 } };
 
 export default defineConfig({
   test: {
@@ -63,20 +66,20 @@ export default defineConfig({
     // The default reporter, then the block of missing parts, so that block is the run's last output.
     reporters: ['default', './test/helpers/system-parts-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT, maxWorkers: WAITING_WORKERS } },
+      { extends: true, test: { name: 'unit', include: UNIT, ...waiting } },
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [...EXCLUDE, ...UNIT, ...E2E, ...SYSTEM],
-          maxWorkers: WAITING_WORKERS,
+          ...waiting,
           // Every response a suite fetches from a test server must match the served OpenAPI document.
           setupFiles: ['test/contract/record.ts'],
         },
       },
-      { extends: true, test: { name: 'e2e', include: E2E, setupFiles: ['test/contract/record.ts'] } },
-      { extends: true, test: { name: 'system', include: SYSTEM, setupFiles: ['test/contract/record.ts'] } },
+      { extends: true, test: { name: 'e2e', include: E2E, setupFiles: ['test/contract/record.ts'], ...timed } },
+      { extends: true, test: { name: 'system', include: SYSTEM, setupFiles: ['test/contract/record.ts'], ...timed } },
     ],
   },
 });

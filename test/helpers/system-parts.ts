@@ -68,13 +68,15 @@ export function redisServerPath(): string | undefined {
 /** The Chromium to drive: CHROMIUM_PATH, else /usr/bin/chromium (Debian's), else `chromium` on PATH. */
 export function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH) return executable(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
-  return ['/usr/bin/chromium'].find(executable) ?? onPath('chromium');
+  return executable('/usr/bin/chromium') ? '/usr/bin/chromium' : onPath('chromium');
 }
+
+const holdsServer = (dir: string) => executable(join(dir, 'initdb')) && executable(join(dir, 'pg_ctl'));
 
 /** The folder holding the system's initdb and pg_ctl: PG_BINDIR, else the newest /usr/lib/postgresql/<n>/bin, else PATH. */
 export function systemPostgresBinDir(): string | undefined {
+  if (process.env.PG_BINDIR) return holdsServer(process.env.PG_BINDIR) ? process.env.PG_BINDIR : undefined;
   const candidates: string[] = [];
-  if (process.env.PG_BINDIR) return [process.env.PG_BINDIR].find((dir) => executable(join(dir, 'initdb')) && executable(join(dir, 'pg_ctl')));
   if (existsSync('/usr/lib/postgresql')) {
     const versions = readdirSync('/usr/lib/postgresql')
       .filter((v) => /^\d+$/.test(v))
@@ -82,7 +84,7 @@ export function systemPostgresBinDir(): string | undefined {
     candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
   }
   candidates.push(...(process.env.PATH ?? '').split(':').filter(Boolean));
-  return candidates.find((dir) => executable(join(dir, 'initdb')) && executable(join(dir, 'pg_ctl')));
+  return candidates.find(holdsServer);
 }
 
 /** PostgreSQL will not run as root: as root the server's commands run as the `postgres` user the Debian package makes. */
