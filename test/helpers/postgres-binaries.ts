@@ -38,10 +38,11 @@ function lockAbandoned(): boolean {
     age = Date.now() - statSync(LOCK).mtimeMs;
     pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
   } catch {
-    // Released meanwhile, or taken a moment ago and its pid not written yet.
+    // Released meanwhile, or its pid not written yet.
   }
   if (age > 2 * INSTALL_TIMEOUT_MS) return true;
-  if (!pid) return false;
+  // The pid is written right after the lock is taken: a lock still without one after seconds was left mid-way.
+  if (!pid) return age > 5_000;
   try {
     process.kill(pid, 0);
     return false;
