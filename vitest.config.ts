@@ -27,7 +27,7 @@ const E2E = [
   'test/compose/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/http/secrets.test.ts', // one test starts the built command
-  'test/mount/readme.test.ts',
+  'test/mount/recipes.test.ts',
   'test/package.test.ts',
   'examples/**/*.test.ts',
 ];
