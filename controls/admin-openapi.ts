@@ -3,9 +3,8 @@
  * API's own is (src/operations/openapi-document.ts), from the valibot schemas that validate the
  * admin bodies (admin-schemas.ts) and from the API's Pet, NewPet and Error schemas.
  */
-import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
-import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema } from '../src/index.ts';
+import type { JsonSchema } from '@valibot/to-json-schema';
+import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema, ref, schemaConverter } from '../src/index.ts';
 import {
   ClockChangeSchema,
   ClockTimeSchema,
@@ -32,10 +31,7 @@ const DEFINITIONS = {
   RecordedExchange: RecordedExchangeSchema,
 };
 
-const CONVERSION: ConversionConfig = {
-  target: 'draft-2020-12',
-  definitions: DEFINITIONS,
-  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+const { schemaOf: jsonSchemaOf, components } = schemaConverter(DEFINITIONS, {
   // A check is code, not schema: one that says itself in JSON Schema (a rule across fields) adds
   // that to the object's allOf; the others (a well-formed name, a real calendar date) are left out.
   overrideAction: ({ valibotAction, jsonSchema }) => {
@@ -44,15 +40,8 @@ const CONVERSION: ConversionConfig = {
     if (!said) return jsonSchema;
     return { ...jsonSchema, allOf: [...((jsonSchema.allOf as JsonSchema[] | undefined) ?? []), said as JsonSchema] };
   },
-};
+});
 
-/** A JSON Schema for the document: components are referenced, never inlined. */
-function jsonSchemaOf(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, CONVERSION);
-  return rest;
-}
-
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const header = (description: string, pattern: string) => ({ description, required: true, schema: { type: 'string', pattern } });
 
@@ -203,7 +192,7 @@ export function adminOpenApiDocument(mountPath = ''): Json {
     },
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <admin token>' } },
-      schemas: toJsonSchemaDefs(DEFINITIONS, CONVERSION),
+      schemas: components(),
       responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)])),
       headers: {
         'WWW-Authenticate': header('RFC 6750 challenge for the admin token.', '^Bearer realm="petstore-admin"$'),

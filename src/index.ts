@@ -22,6 +22,7 @@ export { memoryLimitStore } from './limits/memory-limit-store.ts';
 export { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 export { readJson } from './operations/body.ts';
 export { parseInput } from './operations/validation.ts';
+export { ref, schemaConverter } from './operations/json-schema.ts';
 
 export { InvalidSeedError, allPets, seedPets } from './storage/bulk.ts';
 export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';

@@ -1,29 +1,20 @@
 /** Builds the OpenAPI 3.1 document from the same valibot schemas that validate requests. */
-import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ErrorBodySchema } from '../response/api-error.ts';
 import { NewPetSchema, PetSchema, PetStatusSchema } from '../storage/pet.ts';
 import { CreateHeadersSchema, DEFAULT_LIMIT, ListQuerySchema, PetPathSchema } from './inputs.ts';
+import { ref, schemaConverter } from './json-schema.ts';
 
 type Json = Record<string, unknown>;
 
 const DEFINITIONS = { PetStatus: PetStatusSchema, NewPet: NewPetSchema, Pet: PetSchema, Error: ErrorBodySchema };
 
-const CONVERSION: ConversionConfig = {
-  target: 'draft-2020-12',
+const { schemaOf: jsonSchemaOf, components } = schemaConverter(DEFINITIONS, {
   // Query and path parameters arrive as strings; the document describes the values they carry.
   typeMode: 'output',
   // Cursor checks are code, not schema: the document says "opaque string", which is the truth.
   ignoreActions: ['check'],
-  definitions: DEFINITIONS,
-  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-};
-
-/** A JSON Schema for an OpenAPI document: components are referenced, never inlined. */
-function jsonSchemaOf(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, CONVERSION);
-  return rest;
-}
+});
 
 /** Error responses by status, each with its description and the codes it carries. */
 const ERROR_RESPONSES = {
@@ -47,7 +38,6 @@ type ErrorStatus = keyof typeof ERROR_RESPONSES;
 /** A header the responses that list it always carry (the next-page link is the one optional header). */
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, required: true, schema });
 const pattern = (regex: string) => ({ type: 'string', pattern: regex });
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /** The quota headers' definitions: sent on every response under the base path, errors included. */
 const QUOTA_HEADER_DEFINITIONS = {
@@ -195,7 +185,7 @@ export function openApiDocument(serverUrl: string): Json {
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
-      schemas: toJsonSchemaDefs(DEFINITIONS, CONVERSION),
+      schemas: components(),
       responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)])),
       headers: {
         NextLink: {
