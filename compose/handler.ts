@@ -76,6 +76,51 @@ interface NodeHttpBindingsLike {
 }
 
 /**
+ * Koa's context, as `app.use` and koa-mount hand it to middleware. The store answers on `ctx.res`
+ * itself (it sets `ctx.respond = false`), using the body a parser left on `ctx.request.body` and
+ * koa-mount's `ctx.mountPath`.
+ *
+ * @example
+ * app.use(mount('/api', petstore)); // Koa
+ */
+interface KoaContextLike {
+  readonly req: NodeRequestLike;
+  readonly res: NodeResponseLike;
+  readonly request: { readonly body?: unknown };
+  readonly mountPath?: string | undefined;
+  respond?: boolean | undefined;
+}
+
+/**
+ * A Fastify route handler's request and reply. The store hijacks the reply and answers on
+ * `reply.raw`, using the body Fastify parsed; called on a Fastify instance, it takes the
+ * instance's prefix (left on the path by Fastify) as the mount path.
+ *
+ * @example
+ * await app.register(async (api) => api.all('/*', petstore), { prefix: '/api' }); // Fastify
+ */
+interface FastifyRequestLike {
+  readonly raw: NodeRequestLike;
+  readonly body?: unknown;
+}
+interface FastifyReplyLike {
+  readonly raw: NodeResponseLike;
+  hijack(): unknown;
+}
+
+/**
+ * Hono's context, as a route hands it to its handler: the store answers `c.req.raw` with the
+ * caller's address from `c.env` (@hono/node-server's bindings).
+ *
+ * @example
+ * app.all('/v1/*', petstore); // Hono
+ */
+interface HonoContextLike {
+  readonly req: { readonly raw: Request };
+  readonly env?: unknown;
+}
+
+/**
  * Everything a host may pass after the request: the documented {@link PetStoreContext}, or what
  * Deno, Bun and @hono/node-server pass on their own (the store reads the caller's address from it).
  *
@@ -88,7 +133,9 @@ type PetStoreServerContext = PetStoreContext | DenoServeHandlerInfoLike | BunSer
 /**
  * The store's `fetch`: a `Request` with what the host knows, or a URL and `RequestInit` as the
  * global `fetch` takes them. It never rejects for an API error: those are responses. A standalone
- * function (no `this`), so it can be passed around as it is.
+ * function, so it can be passed around as it is. It is the store itself under another name: handed
+ * to a framework in the framework's shape (Express's `app.use('/api', petstore.fetch)`), it serves
+ * that shape as the store does.
  *
  * Several contexts are laid over the first, which stays whole, so a host's own object (Deno's
  * info, Bun's server) still reports the address when a router adds `mountPath` after it.
@@ -129,6 +176,12 @@ export interface PetStoreHandler {
   (req: NodeRequestLike, res: NodeResponseLike, next: (error?: unknown) => void): Promise<void>;
   /** Answers a `Request` with what the host knows about it, so `Deno.serve(petstore)` works. */
   (request: Request, ...contexts: PetStoreServerContext[]): Promise<Response>;
+  /** Koa middleware, as in `app.use(mount('/api', petstore))`: it answers every request it is given, so it never calls `next`. */
+  (context: KoaContextLike, next?: unknown): Promise<void>;
+  /** A Fastify route handler, as in `app.all('/*', petstore)`. */
+  (request: FastifyRequestLike, reply: FastifyReplyLike): Promise<void>;
+  /** A Hono handler, as in `app.all('/v1/*', petstore)`. */
+  (context: HonoContextLike, next?: unknown): Promise<Response>;
   /** The path every operation is under (`/v1` by default), for building the API's URL. */
   readonly basePath: string;
   /** Waits for work the handler still runs in the background; `serve()`'s `close()` calls it. */

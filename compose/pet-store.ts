@@ -1,6 +1,8 @@
-/** A composed product as the one object every host calls: a fetch handler, a node:http listener and Express middleware in one. */
+/** A composed product as the one object every host calls: a fetch handler, a node:http listener, and the handler Express, Koa, Fastify and Hono are handed, in one. */
+import { callOf, HOW_TO_CALL, openNodeResponse } from '../hosts/framework.ts';
 import { hostOf } from '../hosts/fetch.ts';
 import { nodeListener, type Served } from '../hosts/node/listener.ts';
+import { ApiError, errorReply, IN_PROCESS, wireReply, type Host } from '../src/index.ts';
 import type { PetStore } from './handler.ts';
 
 /** What {@link toPetStore} serves: a composed product and the path its API is under. */
@@ -8,15 +10,11 @@ interface Product extends Served {
   readonly config: { readonly basePath: string };
 }
 
-/** A Request, told apart from a node:http request (whose `headers` is a plain object). */
-function isRequest(input: unknown): input is Request {
-  return typeof input === 'object' && input !== null && typeof (input as Request).headers?.get === 'function' && 'url' in input;
-}
-
 /**
- * `product` as a {@link PetStore}. A Request goes straight to the handler with the host read from
- * what follows it; anything else is node:http's `(req, res)`, served by the node listener. A URL
- * and init become the runtime's own Request, leaving the caller's init untouched.
+ * `product` as a {@link PetStore}: one function, and `fetch` the same one, that serves whatever
+ * it is called with (see hosts/framework.ts). A Request goes straight to the handler with the host
+ * read from what follows it; a URL and init become the runtime's own Request, leaving the caller's
+ * init untouched; a node:http exchange goes to the node listener.
  *
  * @example
  * const petstore = toPetStore(compose({ config: resolveOptions({}) }));
@@ -24,13 +22,37 @@ function isRequest(input: unknown): input is Request {
 export function toPetStore(product: Product): PetStore {
   const listener = nodeListener(product);
   // In process, a reset is what fetch does on a network error: it rejects (with the abort reason if the caller aborted).
-  const answer = async (request: Request, contexts: readonly unknown[]) => {
-    const response = await product.handle(request, hostOf(request, contexts));
+  const answer = async (request: Request, host: Host) => {
+    const response = await product.handle(request, host);
     if (response.type !== 'error') return response;
     throw request.signal.aborted ? request.signal.reason : new TypeError('fetch failed: the connection was reset (an injected network fault)');
   };
-  const fetch = (input: Request | string | URL, ...rest: unknown[]) =>
-    isRequest(input) ? answer(input, rest) : answer(new Request(input, rest[0] as RequestInit | undefined), rest.slice(1));
-  const handler = (input: unknown, ...rest: unknown[]) => (isRequest(input) ? answer(input, rest) : listener(input, rest[0], ...rest.slice(1)));
-  return Object.assign(handler, { fetch, basePath: product.config.basePath, dispose: () => listener.dispose() }) as unknown as PetStore;
+  function petstore(this: unknown, ...args: unknown[]): Promise<unknown> {
+    try {
+      const call = callOf(args, this);
+      if (call?.kind === 'request') return answer(call.request, hostOf(call.request, call.contexts));
+      if (call?.kind === 'url') {
+        const request = new Request(call.input, call.init);
+        return answer(request, call.contexts.length === 0 ? IN_PROCESS : { ...hostOf(request, call.contexts), inProcess: true });
+      }
+      if (call?.kind === 'node') return listener(call.req, call.res, ...call.rest);
+      return Promise.resolve(misuse(args));
+    } catch (error) {
+      // A URL that is no URL, say: rejected, as the global fetch rejects it.
+      return Promise.reject(error);
+    }
+  }
+  return Object.assign(petstore, { fetch: petstore, basePath: product.config.basePath, dispose: () => listener.dispose() }) as unknown as PetStore;
+}
+
+/** A call the store cannot serve: a JSON 500 saying how to call it, on a node:http response if one was passed, else a TypeError. */
+function misuse(args: readonly unknown[]): void {
+  const res = openNodeResponse(args);
+  if (!res) throw new TypeError(HOW_TO_CALL);
+  const { status, headers, body } = wireReply(
+    errorReply(new ApiError({ status: 500, code: 'internal_error', message: HOW_TO_CALL }), () => {}),
+    false,
+  );
+  res.writeHead(status, headers);
+  res.end(body ?? '');
 }

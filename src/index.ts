@@ -8,7 +8,7 @@ export type { Answer, Handle } from './handle.ts';
 export { PET_STORE_OPTION_NAMES, assertKnownOptions, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
 
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
-export { NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
+export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
 export type { PetStoreContext } from './edge/context.ts';
 export { badRequest, requestTarget } from './edge/target.ts';
 export { createCallerAddress, type CallerAddress } from './edge/caller-address.ts';

@@ -1,5 +1,6 @@
 /** The Pet Store answering node:http directly: the same replies, read from an IncomingMessage and written with writeHead and end, with no Request or Response made. */
 import { utf8Length, wireReply, type Answer, type Host } from '../../src/index.ts';
+import { hasBody } from './host.ts';
 
 /** The part of a node:http IncomingMessage the direct path reads (the edge reads its raw target and header lines itself). */
 interface NodeRequest {
@@ -34,13 +35,6 @@ export function isNodeExchange(req: unknown, res: unknown): req is NodeRequest {
     res !== null &&
     typeof (res as NodeResponse).writeHead === 'function'
   );
-}
-
-/** Whether a request carries a body to read: node:http has one unless the method or the framing says none. */
-function hasBody(req: NodeRequest): boolean {
-  if (req.method === 'GET' || req.method === 'HEAD') return false;
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**

@@ -35,17 +35,27 @@ export function nodeHost(req: NodeRequestFields, context: PetStoreContext | unde
   const mountPath = req.baseUrl || context?.mountPath;
   // A connect-style parser that consumed the stream left the body on the request.
   const body = context?.body ?? (req.readableEnded ? req.body : undefined);
+  // Read by something that kept the body to itself (Fastify's parser, Koa's): the stream will never give it again.
+  const bodyTaken = body === undefined && req.readableEnded === true && hasBody(req);
   // One literal with every field, absent ones undefined: one hidden class for every request (bench: every row).
   return {
     clientAddress: context?.clientAddress ?? req.socket?.remoteAddress,
     mountPath,
     mountStripped: Boolean(req.baseUrl),
     body,
+    bodyTaken,
     bodyError: context?.bodyError,
     wire: { target: req.url ?? '/', host: typeof host === 'string' ? host : undefined, http11: req.httpVersion === '1.1' },
     refusal,
     ResponseClass,
   };
+}
+
+/** Whether a request carries a body: node:http gives it one unless the method or the framing says none. */
+export function hasBody(req: Pick<NodeRequestFields, 'method' | 'headers'>): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** One pass over the raw lines: the second line of any singleton field is a 400. */

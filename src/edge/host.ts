@@ -28,18 +28,30 @@ export interface Host extends PetStoreContext {
   readonly refusal?: ApiError;
   /** The Response class to answer with: the one the runtime writes fastest. Default: the global Response. */
   readonly ResponseClass?: typeof Response;
+  /**
+   * True when something in front of the API already read the request's stream (a body parser, a
+   * logger) and passed no `body`: reading it again would wait forever, so a body is refused at once.
+   */
+  readonly bodyTaken?: boolean;
+  /** A call from the same process (`petstore.fetch(url, init)`): no network caller, so no address is expected. */
+  readonly inProcess?: boolean;
 }
 
 /** A host that knows nothing beyond the Request: `petstore.fetch(request)` with no context. */
 export const NO_HOST: Host = Object.freeze({});
 
+/** A host for a request made in the same process from a URL and init: there is no peer to name. */
+export const IN_PROCESS: Host = Object.freeze({ inProcess: true });
+
 /**
  * The body the host already read, if it did: its `body`, or the error its parser failed with
  * (413 as too large; text it could not parse is checked like a body read here, so the answer is
- * the same 400; anything else is a 400 for invalid JSON).
+ * the same 400; anything else is a 400 for invalid JSON), or word that a stream was read and its
+ * body not passed on.
  */
 export function bodyReadByHost(host: Host): HostBody | undefined {
   const { bodyError } = host;
+  if (host.bodyTaken && host.body === undefined && bodyError === undefined) return { refused: 'taken' };
   if (bodyError !== undefined && bodyError !== null) {
     const failure = bodyError as { status?: unknown; statusCode?: unknown; body?: unknown };
     if (failure.status === 413 || failure.statusCode === 413) return { refused: 'too_large' };

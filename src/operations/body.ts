@@ -36,8 +36,14 @@ export async function readJson(request: Request, maxBytes: number, hostBody?: Ho
   if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
     throw tooLarge(maxBytes);
   }
-  if (hostBody?.refused !== undefined) throw hostBody.refused === 'too_large' ? tooLarge(maxBytes) : notJson();
+  if (hostBody?.refused !== undefined) throw refusal(hostBody.refused, maxBytes);
   const bytes = hostBody ? hostBytes(hostBody.value, maxBytes) : await readBytes(request, maxBytes);
+  // HTTP framing delivers every byte Content-Length promises or fails: fewer means something read some first.
+  if (!hostBody && declared !== null && bytes.byteLength < Number(declared)) {
+    throw bodyTaken(
+      `The request body ended after ${bytes.byteLength} of the ${declared} bytes its Content-Length promised: something in front of the Pet Store read part of it.`,
+    );
+  }
   const text = decodeUtf8(bytes);
   if (text.trim() === '') throw invalidBody('The request body is empty; send a JSON object.');
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
@@ -154,6 +160,21 @@ function tooLarge(maxBytes: number): ApiError {
 }
 
 const notJson = (): ApiError => invalidBody('The request body is not valid JSON.');
+
+/** The answer to a body the host's parser refused, or to a stream something read without passing the body on. */
+function refusal(refused: 'too_large' | 'not_json' | 'taken', maxBytes: number): ApiError {
+  if (refused === 'taken') return bodyTaken('The request body was already read by something in front of the Pet Store (a body parser?).');
+  return refused === 'too_large' ? tooLarge(maxBytes) : notJson();
+}
+
+/**
+ * A 500: the host's mistake, not the client's. Something in front of the API read the request's
+ * stream; the API cannot read it again, only be handed what was read.
+ */
+function bodyTaken(what: string): ApiError {
+  const message = `${what} Pass what it read as the \`body\` option, e.g. petstore(req, res, { body: req.body }).`;
+  return new ApiError({ status: 500, code: 'internal_error', message });
+}
 
 function invalidBody(message: string, field = 'body'): ApiError {
   return new ApiError({ status: 400, code: 'invalid_request', message, details: [{ field, message }] });

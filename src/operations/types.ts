@@ -13,8 +13,8 @@ export interface OperationSettings {
   readonly getPetSunsetAt: Date;
 }
 
-/** A body the host already read: its value, or its parser's verdict when it refused the body without keeping it. */
-export type HostBody = { readonly value: unknown; readonly refused?: undefined } | { readonly refused: 'too_large' | 'not_json' };
+/** A body the host already read: its value, its parser's verdict when it refused the body without keeping it, or `taken` when its stream was read and nothing passed on. */
+export type HostBody = { readonly value: unknown; readonly refused?: undefined } | { readonly refused: 'too_large' | 'not_json' | 'taken' };
 
 /** Everything an operation may use to answer one request. */
 export interface OperationContext {
