@@ -1,5 +1,5 @@
 /** The one composition root: every product (createPetStore, the test kit, the command, the service worker) is built here, in one order. */
-import { createFaults, withFaults, type FaultInjector, type FaultRule } from '../controls/faults.ts';
+import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from '../controls/faults.ts';
 import { withAdmin } from '../controls/admin.ts';
 import { takeoverClock, type ManualClock } from '../controls/clock.ts';
 import { createControls, type Controls } from '../controls/controls.ts';
@@ -52,7 +52,7 @@ export function compose({ config, clock, standingFaults = [], observe }: Composi
     faults = controls.faults;
     inner = config.admin ? withAdmin(controls, { ...config, admin: config.admin }) : controls.handle;
   } else if (standingFaults.length > 0) {
-    faults = createFaults();
+    faults = createFaults({ quotaHeaders: refusalQuotaHeaders(config.apiKeys, config.now) });
     for (const rule of standingFaults) faults.inject(rule);
     inner = withFaults(handleOf(api!), faults);
   } else {

@@ -1,13 +1,9 @@
 /** A fake backend's controls, one implementation for the test kit (in process) and the admin API (over HTTP): state, clock, faults, journal. */
 import {
   allPets,
-  createAuthenticator,
   createHandle,
   memoryLimitStore,
   memoryPetStorage,
-  PLAN_QUOTAS,
-  planQuota,
-  refusalHeaders,
   seedPets,
   type Handle,
   type Pet,
@@ -15,7 +11,7 @@ import {
   type ResolvedOptions,
 } from '../src/index.ts';
 import type { ManualClock } from './clock.ts';
-import { createFaults, interruptedReply, type FaultInjector, type FaultRule } from './faults.ts';
+import { createFaults, interruptedReply, refusalQuotaHeaders, type FaultInjector, type FaultRule } from './faults.ts';
 import { recordedExchange, type RecordedExchange } from './journal.ts';
 
 /** What controls are made of. */
@@ -46,14 +42,8 @@ export interface Controls {
 
 /** Controls over a store kept in memory. */
 export function createControls({ config, clock, standingFaults = [] }: ControlSettings): Controls {
-  const authenticate = createAuthenticator(config.apiKeys);
   // A 429 fault tells the caller's plan, as a real refusal does.
-  const quotaHeaders = async (request: Request, retryAfterSeconds: number) => {
-    const authentication = authenticate(request);
-    const quota = 'caller' in authentication ? planQuota(authentication.caller.plan) : PLAN_QUOTAS.free;
-    return refusalHeaders(quota, clock.now(), retryAfterSeconds);
-  };
-  const faults = createFaults({ quotaHeaders });
+  const faults = createFaults({ quotaHeaders: refusalQuotaHeaders(config.apiKeys, clock.now) });
   const requests: RecordedExchange[] = [];
   let generation = 0;
   let storage: PetStorage;
@@ -70,7 +60,7 @@ export function createControls({ config, clock, standingFaults = [] }: ControlSe
     // A request that arrived before a reset never reaches the state after it: no ghost pets.
     const arrivedIn = generation;
     const requestBody = request.body ? await request.clone().text() : '';
-    const response = await faults.apply(request, async () => (generation === arrivedIn ? current(request, host) : interruptedReply()));
+    const response = await faults.apply(request, async (injected) => (generation === arrivedIn ? current(request, host, injected) : interruptedReply()));
     const exchange = await recordedExchange({ request, requestBody, response, ms: performance.now() - started, now: clock.now() });
     if (generation === arrivedIn) requests.push(exchange);
     return response;

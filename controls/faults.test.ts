@@ -1,7 +1,8 @@
-/** Fault rules on their own: delays, rates, what an injected failure answers, and the rules inject refuses. */
+/** Fault rules: delays, rates, what an injected failure answers through the API, and the rules inject refuses. */
 import type * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
+import { createHandle, NO_HOST, resolveOptions } from '../src/index.ts';
 import { createFaults, type FaultRule } from './faults.ts';
 
 describe('createFaults', () => {
@@ -15,15 +16,20 @@ describe('createFaults', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
   });
 
-  it('answers an injected 503 with an Error body and Retry-After, and counts a rule down to nothing pending', async () => {
+  it('has the API answer an injected 503 with its Error body, Retry-After and the headers of a real answer, and counts a rule down to nothing pending', async () => {
     const faults = createFaults();
     faults.failNext(1, { method: 'POST', retryAfterSeconds: 7 });
     expect(faults.pending).toBe(1);
-    const handled = async () => new Response('handled');
-    expect(await (await faults.apply(new Request('http://x/', { method: 'GET' }), handled)).text()).toBe('handled');
-    const failed = await faults.apply(new Request('http://x/', { method: 'POST' }), handled);
-    expect(failed.status).toBe(503);
+    const handle = createHandle(resolveOptions({ apiKeys: { 'unit-key-0123456789': 'free' } }));
+    const send = (method: string) => {
+      const request = new Request('http://x/v1/pets', { method, headers: { authorization: 'Bearer unit-key-0123456789' } });
+      return faults.apply(request, (injected) => handle(request, NO_HOST, injected));
+    };
+    expect((await send('GET')).status).toBe(200);
+    const failed = await send('POST');
+    expect([failed.status, failed.statusText]).toEqual([503, 'Service Unavailable']);
     expect(failed.headers.get('retry-after')).toBe('7');
+    expect(failed.headers.get('x-ratelimit-remaining')).toBe('58');
     expect(await failed.json()).toEqual({ code: 'service_unavailable', message: 'Injected fault: 503 service_unavailable.', status: 503 });
     expect(faults.pending).toBe(0);
   });

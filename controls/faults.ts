@@ -1,6 +1,19 @@
 /** Faults in front of the request path: error answers, network failures and delays, for testing clients' retry logic. */
 import * as v from 'valibot';
-import { ApiError, assertKnownOptions, errorReply, render, type ErrorCode, type Handle } from '../src/index.ts';
+import {
+  ApiError,
+  assertKnownOptions,
+  createAuthenticator,
+  errorReply,
+  PLAN_QUOTAS,
+  planQuota,
+  refusalHeaders,
+  render,
+  type ErrorCode,
+  type Handle,
+  type Injected,
+  type ResolvedOptions,
+} from '../src/index.ts';
 import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
 
 /**
@@ -12,9 +25,11 @@ import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.
  */
 export interface FaultRule {
   /**
-   * Answer with this status, 400 to 599, instead of the API: its Error body (`code` as the API
-   * uses it for that status) and headers (429: `Retry-After` and quota headers; 503:
-   * `Retry-After`; 401: `WWW-Authenticate`).
+   * Answer with this status, 400 to 599, in the operation's place: its Error body (`code` as the
+   * API uses it for that status) and headers (429: `Retry-After` and quota headers; 503:
+   * `Retry-After`; 401: `WWW-Authenticate`), plus every header a real answer to the request
+   * carries (the quota headers, as the request is counted like any other; `Deprecation`, `Sunset`
+   * and the successor `Link` on `GET /pets/{petId}`; CORS), whatever key it has.
    */
   readonly status?: number;
   /** The Error body's `code`. Default: the API's code for `status`, else `invalid_request` (4xx) or `internal_error` (5xx). */
@@ -80,14 +95,17 @@ export interface Faults {
 interface FaultSettings {
   /** Decides which requests a `probability` hits. Default `Math.random`. */
   readonly random?: () => number;
-  /** The quota headers of a 429 for this request's caller, waiting `retryAfterSeconds`. */
-  readonly quotaHeaders?: (request: Request, retryAfterSeconds: number) => Promise<Record<string, string>>;
+  /** The quota headers of a 429 for this request's caller, waiting `retryAfterSeconds` (see {@link refusalQuotaHeaders}). */
+  readonly quotaHeaders?: (request: Request, retryAfterSeconds: number) => Record<string, string>;
 }
 
 /** {@link Faults} plus the step that applies them, and the way to end requests they hold. */
 export interface FaultInjector extends Faults {
-  /** Runs `handle` for `request`, unless a rule answers instead (after any delay). `Response.error()` stands for a reset connection. */
-  apply(request: Request, handle: () => Promise<Response>): Promise<Response>;
+  /**
+   * Runs `handle` for `request` after any delay: with no argument, or with the error a rule injects
+   * for the API to answer in the operation's place. `Response.error()` stands for a reset connection.
+   */
+  apply(request: Request, handle: (injected?: Injected) => Promise<Response>): Promise<Response>;
   /** Ends every request waiting in a delay or a hang with a JSON 503 now, unhandled (so a reset leaves no ghost pet). */
   interrupt(): void;
 }
@@ -121,6 +139,26 @@ export function checkFaultRule(rule: unknown, what = 'fault'): FaultRule {
   if (result.success) return rule as FaultRule;
   const problems = result.issues.map((issue) => [v.getDotPath(issue), issue.message].filter(Boolean).join(' '));
   throw new TypeError(`${what}: ${problems.join('; ')}`);
+}
+
+/**
+ * The quota headers of an injected 429 for the callers of `apiKeys` at `now`: the caller's plan
+ * (without a valid key, the free plan, as the limits step counts such a request), its minute
+ * window spent until `Retry-After`, as a real refusal tells it.
+ *
+ * @example
+ * const faults = createFaults({ quotaHeaders: refusalQuotaHeaders(config.apiKeys, clock.now) });
+ */
+export function refusalQuotaHeaders(
+  apiKeys: ResolvedOptions['apiKeys'],
+  now: () => number,
+): (request: Request, retryAfterSeconds: number) => Record<string, string> {
+  const authenticate = createAuthenticator(apiKeys);
+  return (request, retryAfterSeconds) => {
+    const authentication = authenticate(request);
+    const quota = 'caller' in authentication ? planQuota(authentication.caller.plan) : PLAN_QUOTAS.free;
+    return refusalHeaders(quota, now(), retryAfterSeconds);
+  };
 }
 
 /** The ApiError a failure rule answers with. */
@@ -221,11 +259,14 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
         if (interrupted) return interrupted;
       }
       if (!failure) return handle();
-      // Drained, so the request's work is done before its answer is lost.
-      if (failure.afterHandling) await (await handle()).arrayBuffer();
-      if (failure.network === 'reset') return Response.error();
-      const quota = failure.status === 429 ? await quotaHeaders?.(request, failure.retryAfterSeconds ?? 1) : undefined;
-      return render(errorReply(faultError(failure, quota), () => {}));
+      if (failure.network === 'reset') {
+        // Drained, so the request's work is done before its connection is lost.
+        if (failure.afterHandling) await (await handle()).arrayBuffer();
+        return Response.error();
+      }
+      // The API answers the error, so it carries what a real answer there would (quota, route, CORS).
+      const quota = failure.status === 429 ? quotaHeaders?.(request, failure.retryAfterSeconds ?? 1) : undefined;
+      return handle({ error: faultError(failure, quota), afterHandling: failure.afterHandling === true });
     },
   };
 }
@@ -237,5 +278,5 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
  * const handle = withFaults(createHandle(config), faults);
  */
 export function withFaults(handle: Handle, faults: FaultInjector): Handle {
-  return (request, context) => faults.apply(request, () => handle(request, context));
+  return (request, context) => faults.apply(request, (injected) => handle(request, context, injected));
 }

@@ -4,14 +4,14 @@ import { corsHeaders, isPreflight } from './cors/cors.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
 import { bodyReadByHost, type Host } from './edge/host.ts';
 import { requestTarget } from './edge/target.ts';
-import type { Answer, Handle } from './handle.ts';
+import type { Answer, Handle, Injected } from './handle.ts';
 import { anonymousSubject } from './limits/address.ts';
 import { createRateLimiter } from './limits/limiter.ts';
 import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
 import { createRoutes } from './operations/routes.ts';
 import type { ResolvedOptions } from './options.ts';
 import { ApiError } from './response/api-error.ts';
-import { errorReply, render, withHeaders, type Reply } from './response/reply.ts';
+import { errorReply, injectedReply, render, withHeaders, type Reply } from './response/reply.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
@@ -30,7 +30,8 @@ export function createHandle(config: ResolvedOptions): Handle {
 
 /** `answer` with its replies rendered as Responses of the host's class: what the layers around the API wrap. */
 export function handleOf(answer: Answer): Handle {
-  return async (request, host) => render(await answer(request, host), { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
+  return async (request, host, injected) =>
+    render(await answer(request, host, injected), { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
 }
 
 /** The request path for resolved options, as replies: every rule of the API, for both ways out (a Response, or node:http written directly). */
@@ -47,10 +48,10 @@ export function createAnswer(config: ResolvedOptions): Answer {
   }
 
   /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
-  async function answer(request: Request, host: Host): Promise<Reply> {
+  async function answer(request: Request, host: Host, injected: Injected | undefined): Promise<Reply> {
     const target = requestTarget(request, host);
-    if (target === '*') return { status: 204, headers: { Allow: SERVER_METHODS } };
-    if (target.pathname === HEALTH_ROUTE.path) return health(request);
+    if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
+    if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected);
     const path = pathUnderBase(target.pathname, config.basePath);
     if (path === undefined) {
       throw new ApiError({ status: 404, code: 'not_found', message: `This API is served under ${target.mountPath}${config.basePath}/.` });
@@ -58,7 +59,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     // Where the URLs we write start: never the request's Host, which the client chose.
     const base = config.publicUrl ?? `${target.mountPath}${config.basePath}`;
     // Preflights are neither authenticated nor counted: browsers send them on their own.
-    if (isPreflight(request)) return { status: 204 };
+    if (isPreflight(request)) return unlessInjected({ status: 204 }, injected);
     const match = matchRoute(routes, path);
     // Before routing, so an anonymous caller cannot tell existing paths from others.
     const authentication = match?.route.public ? undefined : authenticate(request);
@@ -74,6 +75,9 @@ export function createAnswer(config: ResolvedOptions): Answer {
     // Most routes add no headers of their own: then the quota's are used as they are.
     const routeHeaders = match?.route.headers?.(base);
     const headers = routeHeaders ? Object.assign({}, routeHeaders, quota.headers) : quota.headers;
+    // A fault's error answers in the operation's place, whatever the steps before decided, as a
+    // failing storage would; with afterHandling the operation's work is done first.
+    if (injected && !injected.afterHandling) return injectedReply(injected.error, headers);
     let reply: Reply;
     try {
       if (quota.refusal !== undefined) throw quota.refusal;
@@ -89,18 +93,26 @@ export function createAnswer(config: ResolvedOptions): Answer {
     } catch (error) {
       reply = errorReply(error, config.onError);
     }
+    if (injected) return injectedReply(injected.error, headers);
     return withHeaders(reply, headers);
   }
 
-  return async (request, host) => {
+  return async (request, host, injected) => {
     let reply: Reply;
     try {
-      reply = await answer(request, host);
+      reply = await answer(request, host, injected);
     } catch (error) {
       reply = errorReply(error, config.onError);
+      // A target the edge refuses, or a path outside the API: the fault still answers, with CORS only.
+      if (injected) reply = injectedReply(injected.error, {});
     }
     return withHeaders(reply, corsHeaders(request, config.cors));
   };
+}
+
+/** `reply`, or the error a fault injected in its place: answered before the steps that add headers, it carries only CORS. */
+function unlessInjected(reply: Reply, injected: Injected | undefined): Reply {
+  return injected ? injectedReply(injected.error, {}) : reply;
 }
 
 /** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */

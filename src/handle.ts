@@ -1,9 +1,38 @@
 /** The request path as one function, in its two forms: replies (what node:http gets written directly) and Responses (what the layers around the API wrap). */
 import type { Host } from './edge/host.ts';
+import type { ApiError } from './response/api-error.ts';
 import type { Reply } from './response/reply.ts';
 
-/** One request in, one response out: the handler before it becomes a `PetStore`. */
-export type Handle = (request: Request, host: Host) => Promise<Response>;
+/**
+ * An error a fault (controls/faults.ts) has the API answer in the operation's place. The request
+ * still passes every step before it, so the answer carries what a real failure there carries: the
+ * quota headers (the request is counted as any is), the route's headers, CORS.
+ *
+ * @example
+ * const injected: Injected = { error: new ApiError({ status: 503, code: 'service_unavailable', message: 'Down.' }) };
+ * await handle(request, host, injected); // a 503 with the headers a real 503 there has
+ */
+export interface Injected {
+  /** What the client gets; its own headers (a 503's `Retry-After`, a 429's quota) win over the steps'. */
+  readonly error: ApiError;
+  /** Run the operation first, its work done, and answer the error after it: a response lost once the server committed. */
+  readonly afterHandling?: boolean;
+}
 
-/** One request in, its reply out, before it is a Response: what both a {@link Handle} and the node:http path send. */
-export type Answer = (request: Request, host: Host) => Promise<Reply>;
+/**
+ * One request in, one response out: the handler before it becomes a `PetStore`.
+ *
+ * @example
+ * const handle: Handle = createHandle(resolveOptions({}));
+ * const response = await handle(new Request('http://x/v1/pets'), NO_HOST);
+ */
+export type Handle = (request: Request, host: Host, injected?: Injected) => Promise<Response>;
+
+/**
+ * One request in, its reply out, before it is a Response: what both a {@link Handle} and the node:http path send.
+ *
+ * @example
+ * const answer: Answer = createAnswer(resolveOptions({}));
+ * const { status } = await answer(new Request('http://x/v1/pets'), NO_HOST);
+ */
+export type Answer = (request: Request, host: Host, injected?: Injected) => Promise<Reply>;

@@ -5,6 +5,7 @@
  */
 export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
 export type { Answer, Handle } from './handle.ts';
+export type { Injected } from './handle.ts';
 export { PET_STORE_OPTION_NAMES, assertKnownOptions, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
 
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
@@ -31,3 +32,4 @@ export { memoryPetStorage } from './storage/memory-pet-storage.ts';
 
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';
+export { reasonPhrase } from './response/reason.ts';

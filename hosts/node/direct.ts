@@ -1,5 +1,5 @@
 /** The Pet Store answering node:http directly: the same replies, read from an IncomingMessage and written with writeHead and end, with no Request or Response made. */
-import { utf8Length, wireReply, type Answer, type Host } from '../../src/index.ts';
+import { reasonPhrase, utf8Length, wireReply, type Answer, type Host } from '../../src/index.ts';
 import { hasBody } from './host.ts';
 
 /** The part of a node:http IncomingMessage the direct path reads (the edge reads its raw target and header lines itself). */
@@ -18,7 +18,7 @@ interface NodeRequest {
 
 /** The part of a node:http ServerResponse the direct path writes. */
 interface NodeResponse {
-  writeHead(status: number, headers: Record<string, string>): unknown;
+  writeHead(status: number, reason: string, headers: Record<string, string>): unknown;
   end(body?: string): unknown;
   readonly writableEnded?: boolean;
   readonly destroyed?: boolean;
@@ -184,7 +184,8 @@ export async function answerNode(answer: Answer, req: NodeRequest, res: NodeResp
   // writeHead sends the header block at once, so node:http cannot count the body itself: without
   // its length the answer would go chunked.
   if (body !== null) headers['Content-Length'] = String(utf8Length(body));
-  res.writeHead(status, headers);
+  // The phrase the bridge writes from the Response's statusText, so both paths' status lines match.
+  res.writeHead(status, reasonPhrase(status), headers);
   // One write: the header block and the body leave together.
   res.end(body ?? undefined);
 }

@@ -1,5 +1,6 @@
 /** The one place values become Responses: an operation's reply, or any thrown value, rendered as JSON. */
 import { ApiError } from './api-error.ts';
+import { reasonPhrase } from './reason.ts';
 
 /** What an operation answers, before it becomes a Response: a status, a JSON body, headers. */
 export interface Reply {
@@ -41,6 +42,22 @@ export function withHeaders(reply: Reply, headers: Readonly<Record<string, strin
   const merged: Record<string, string> = Object.assign({}, reply.headers, headers);
   if (reply.headers?.Link && headers.Link) merged.Link = `${reply.headers.Link}, ${headers.Link}`;
   return { status: reply.status, body: reply.body, json: reply.json, headers: merged };
+}
+
+/**
+ * The reply of an error a fault injects where a step answered: `headers` (what every answer to the
+ * request carries: quota, the route's) laid over it, then the error's own again, so that an
+ * injected 429's quota headers and a 503's `Retry-After` win over the step's.
+ *
+ * @example
+ * injectedReply(new ApiError({ status: 503, code: 'service_unavailable', message: 'Down.' }), { 'X-RateLimit-Remaining': '59' });
+ */
+export function injectedReply(error: ApiError, headers: Readonly<Record<string, string>>): Reply {
+  const reply = withHeaders(
+    errorReply(error, () => {}),
+    headers,
+  );
+  return error.headers ? withHeaders(reply, error.headers) : reply;
 }
 
 /** True for `{}`, checked without building a list of keys. */
@@ -91,8 +108,14 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** The Response for `reply`, as {@link wireReply} makes it. */
+/**
+ * The Response for `reply`, as {@link wireReply} makes it, with its reason phrase: a bridge writes
+ * `statusText` into the status line, and a Response made without one says `HTTP/1.1 503 `.
+ *
+ * @example
+ * render({ status: 503, body: { code: 'service_unavailable' } }).statusText; // 'Service Unavailable'
+ */
 export function render(reply: Reply, { head = false, ResponseClass = Response }: RenderOptions = {}): Response {
   const { status, headers, body } = wireReply(reply, head);
-  return new ResponseClass(body, { status, headers });
+  return new ResponseClass(body, { status, statusText: reasonPhrase(status), headers });
 }
