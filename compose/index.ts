@@ -15,6 +15,7 @@ export {
   type PetStorage,
   type PetStoreContext,
   type PetStoreOptions,
+  PetStoreWarning,
   type Plan,
   type Quota,
 } from '../src/index.ts';

@@ -1,6 +1,7 @@
 /** The API: the request path (edge, cors, auth, limits, route, operation, storage, response) wired top-down, as replies or as Responses. */
 import { createAuthenticator, type Caller } from './auth/auth.ts';
 import { corsHeaders, isPreflight } from './cors/cors.ts';
+import { createAddressWarnings } from './edge/address-warnings.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
 import { bodyReadByHost, type Host } from './edge/host.ts';
 import { requestTarget } from './edge/target.ts';
@@ -12,7 +13,13 @@ import { createRoutes } from './operations/routes.ts';
 import type { ResolvedOptions } from './options.ts';
 import { ApiError } from './response/api-error.ts';
 import { errorReply, injectedReply, render, withHeaders, type Reply } from './response/reply.ts';
+import { DOCS_URL } from './response/warning.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
+
+const UNDECLARED =
+  'A request came for a path of this API with a prefix in front of it: the host left its mount prefix on the path without naming it, so it is a 404';
+const DECLARE =
+  "A server that mounts the API under a prefix and leaves it on the path passes that prefix as mountPath (petstore.fetch(request, { mountPath: '/api' })).";
 
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
 export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
@@ -37,6 +44,7 @@ export function handleOf(answer: Answer): Handle {
 /** The request path for resolved options, as replies: every rule of the API, for both ways out (a Response, or node:http written directly). */
 export function createAnswer(config: ResolvedOptions): Answer {
   const callerAddress = createCallerAddress(config);
+  const checkAddress = createAddressWarnings(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
   const routes = createRoutes(config);
@@ -44,7 +52,34 @@ export function createAnswer(config: ResolvedOptions): Answer {
   /** Counts the request against its key, or against its client address when it has no valid key. */
   function rateLimit(request: Request, host: Host, caller: Caller | undefined) {
     if (caller) return limit(caller.subject, planQuota(caller.plan));
-    return limit(anonymousSubject(callerAddress(request, host), config.ipv6Subnet), PLAN_QUOTAS.free);
+    const address = callerAddress(request, host);
+    const subject = anonymousSubject(address, config.ipv6Subnet);
+    checkAddress(request, host, address, subject);
+    return limit(subject, PLAN_QUOTAS.free);
+  }
+
+  /**
+   * A 404 for a path the API does not serve. When the path is one of the API's with a prefix in
+   * front, the host left its mount prefix on the path without naming it: the answer names
+   * `mountPath`, and the store warns once. The prefix is the client's text, so neither echoes it.
+   */
+  function notFound(pathname: string, served: string, message: string): ApiError {
+    if (!prefixedRoute(pathname)) return new ApiError({ status: 404, code: 'not_found', message });
+    config.warnings.warn(
+      'PETSTORE_PREFIX_NOT_DECLARED',
+      `${UNDECLARED} (the API is served under ${served}/). ${DECLARE} See ${DOCS_URL}/mounting.md#what-your-server-may-tell-the-pet-store`,
+    );
+    return new ApiError({ status: 404, code: 'not_found', message: `${message} ${DECLARE}` });
+  }
+
+  /** Whether a part of `pathname` after one of its slashes is a path the API serves. */
+  function prefixedRoute(pathname: string): boolean {
+    for (let slash = pathname.indexOf('/', 1); slash !== -1; slash = pathname.indexOf('/', slash + 1)) {
+      const rest = pathname.slice(slash);
+      const path = pathUnderBase(rest, config.basePath);
+      if (rest === HEALTH_ROUTE.path || (path !== undefined && matchRoute(routes, path))) return true;
+    }
+    return false;
   }
 
   /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
@@ -53,11 +88,10 @@ export function createAnswer(config: ResolvedOptions): Answer {
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
     if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected);
     const path = pathUnderBase(target.pathname, config.basePath);
-    if (path === undefined) {
-      throw new ApiError({ status: 404, code: 'not_found', message: `This API is served under ${target.mountPath}${config.basePath}/.` });
-    }
+    const served = `${target.mountPath}${config.basePath}`;
+    if (path === undefined) throw notFound(target.pathname, served, `This API is served under ${served}/.`);
     // Where the URLs we write start: never the request's Host, which the client chose.
-    const base = config.publicUrl ?? `${target.mountPath}${config.basePath}`;
+    const base = config.publicUrl ?? served;
     // Preflights are neither authenticated nor counted: browsers send them on their own.
     if (isPreflight(request)) return unlessInjected({ status: 204 }, injected);
     const match = matchRoute(routes, path);
@@ -83,7 +117,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
       if (quota.refusal !== undefined) throw quota.refusal;
       if (authentication && 'error' in authentication) throw authentication.error;
       // The path is not echoed: it is the client's text, and could carry anything, a key included.
-      if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in this API.' });
+      if (!match) throw notFound(path, served, 'There is no such path in this API.');
       if (request.method === 'OPTIONS') reply = { status: 204, headers: { Allow: allowedMethods(match.route) } };
       else {
         const operation = handlerFor(match.route, request.method);

@@ -33,3 +33,4 @@ export { memoryPetStorage } from './storage/memory-pet-storage.ts';
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';
 export { reasonPhrase } from './response/reason.ts';
+export { PetStoreWarning, WARNING_CODES, createWarnings, type WarningCode, type Warnings } from './response/warning.ts';

@@ -10,6 +10,7 @@ import type { OperationSettings } from './operations/types.ts';
 import { memoryPetStorage } from './storage/memory-pet-storage.ts';
 import { PetStatusSchema, type PetStatus } from './storage/pet.ts';
 import type { PetStorage } from './storage/pet-storage.ts';
+import { createWarnings, DOCS_URL, type Warnings } from './response/warning.ts';
 
 /**
  * Options of `createPetStore`. Every one is optional; a name it does not know is a `TypeError`.
@@ -70,8 +71,9 @@ export interface PetStoreOptions {
    */
   readonly publicUrl?: string;
   /**
-   * Sees every unexpected error (a storage failure, a bug) before the client gets a generic 500.
-   * Default: `console.error`. Requests and keys are never passed to it.
+   * Sees every unexpected error (a storage failure, a bug) before the client gets a generic 500,
+   * and each {@link PetStoreWarning} once. Default: `console.error`, and warnings as one line on
+   * stderr (`console.warn`). Requests and keys are never passed to it.
    */
   readonly onError?: (error: unknown) => void;
   /**
@@ -130,6 +132,8 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
   readonly admin: { readonly token: string } | undefined;
+  /** What the store tells once: shared by every API a fake backend rebuilds from these options. */
+  readonly warnings: Warnings;
 }
 
 const DEFAULT_DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
@@ -143,12 +147,9 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     throw new TypeError('basePath must be "" or path segments like "/v1", without a trailing slash');
   }
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    throw new TypeError('maxBodyBytes must be a positive integer');
-  }
-  if (options.defaultStatus !== undefined && !v.is(PetStatusSchema, options.defaultStatus)) {
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer');
+  if (options.defaultStatus !== undefined && !v.is(PetStatusSchema, options.defaultStatus))
     throw new TypeError('defaultStatus must be "available", "pending" or "sold"');
-  }
   const { cors } = options;
   if (cors !== undefined && cors !== '*' && !(Array.isArray(cors) && cors.every(isOrigin))) {
     throw new TypeError('cors must be "*" or an array of origins like "https://example.com"');
@@ -160,12 +161,8 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     }
   }
   const { banThreshold = 10, banDurationMs = 15 * 60_000 } = options;
-  if (!Number.isSafeInteger(banThreshold) || banThreshold < 0) {
-    throw new TypeError('banThreshold must be a non-negative integer');
-  }
-  if (!Number.isSafeInteger(banDurationMs) || banDurationMs < 1) {
-    throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
-  }
+  if (!Number.isSafeInteger(banThreshold) || banThreshold < 0) throw new TypeError('banThreshold must be a non-negative integer');
+  if (!Number.isSafeInteger(banDurationMs) || banDurationMs < 1) throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
   const { ipv6Subnet = 56 } = options;
   assertIpv6Subnet(ipv6Subnet);
   const { trustProxy = 0 } = options;
@@ -173,13 +170,13 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   if (!isHopCount && !(Array.isArray(trustProxy) && trustProxy.every((range) => typeof range === 'string'))) {
     throw new TypeError('trustProxy must be a number of hops (0 or more) or an array of addresses and CIDR ranges');
   }
-  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const admin = options.admin === undefined ? undefined : checkAdmin(options);
   for (const name of ['now', 'onError', 'clientAddress', 'onRequest', 'onResponse'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new TypeError(`${name} must be a function`);
-    }
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${name} must be a function`);
   }
+  // Last: a warning is told only about options that are otherwise fine, and onError is known to be a function.
+  const warnings = createWarnings(options.onError);
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl, basePath, warnings);
   return {
     apiKeys: resolveApiKeys(options.apiKeys),
     storage: options.storage ?? memoryPetStorage(),
@@ -201,6 +198,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     ipv6Subnet,
     publicUrl,
     admin,
+    warnings,
   };
 }
 
@@ -272,8 +270,11 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** `publicUrl` without its trailing slash; a TypeError unless it is an absolute http(s) URL without query or fragment. */
-function checkPublicUrl(publicUrl: unknown): string {
+/**
+ * `publicUrl` without its trailing slash; a TypeError unless it is an absolute http(s) URL without
+ * query or fragment. A bare origin in front of a base path is warned: links would miss the base path.
+ */
+function checkPublicUrl(publicUrl: unknown, basePath: string, warnings: Warnings): string {
   let url: URL | undefined;
   try {
     url = typeof publicUrl === 'string' ? new URL(publicUrl) : undefined;
@@ -283,7 +284,13 @@ function checkPublicUrl(publicUrl: unknown): string {
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
     throw new TypeError('publicUrl must be an absolute http(s) URL without query or fragment, like "https://api.example.com/v1"');
   }
-  return url.href.replace(/\/+$/, '');
+  const href = url.href.replace(/\/+$/, '');
+  if (url.pathname === '/' && basePath !== '') {
+    const what = `publicUrl (${href}) has no path, so the links the API writes (${href}/pets) miss ${basePath}`;
+    const fix = `publicUrl is the address of the base path, such as ${href}${basePath}, unless a proxy maps ${href}/ onto ${basePath}/`;
+    warnings.warn('PETSTORE_PUBLIC_URL_PATH', `${what}: ${fix}. See ${DOCS_URL}/errors.md#petstore_public_url_path`);
+  }
+  return href;
 }
 
 function isOrigin(origin: unknown): boolean {

@@ -37,8 +37,13 @@ export function createCallerAddress({ clientAddress, trustProxy }: CallerAddress
 /** The peer the runtime reported. */
 const peerOf = (_request: Request, host: Host): string | undefined => host.clientAddress;
 
-/** Whether the hop at `index` (0: the peer) is a proxy to believe, or `undefined` to believe none. */
-function trustOf(trustProxy: number | readonly string[]): ((address: string, index: number) => boolean) | undefined {
+/**
+ * Whether the hop at `index` (0: the peer) is a proxy to believe, or `undefined` to believe none.
+ *
+ * @example
+ * trustOf(['10.0.0.0/8'])?.('10.1.2.3', 0); // true
+ */
+export function trustOf(trustProxy: number | readonly string[]): ((address: string, index: number) => boolean) | undefined {
   if (typeof trustProxy === 'number') return trustProxy > 0 ? (_address, index) => index < trustProxy : undefined;
   if (trustProxy.length === 0) return undefined;
   const ranges = trustProxy.map((range) => {
@@ -56,8 +61,13 @@ function trustOf(trustProxy: number | readonly string[]): ((address: string, ind
   };
 }
 
-/** The `for=` addresses of `Forwarded` (ports and brackets dropped), else those of `X-Forwarded-For`, in header order. */
-function forwardedFor(headers: Headers): string[] {
+/**
+ * The `for=` addresses of `Forwarded` (ports and brackets dropped), else those of `X-Forwarded-For`, in header order.
+ *
+ * @example
+ * forwardedFor(new Headers({ forwarded: 'for="[2001:db8::1]:4711", for=192.0.2.7' })); // ['2001:db8::1', '192.0.2.7']
+ */
+export function forwardedFor(headers: Headers): string[] {
   const forwarded = headers.get('forwarded');
   if (forwarded !== null) {
     return [...forwarded.matchAll(/(?:^|[;,])\s*for=("[^"]*"|[^;,\s]*)/gi)].map(([, value]) => {

@@ -2,7 +2,13 @@
 import ipaddr from 'ipaddr.js';
 import type { Subject } from './limit-store.ts';
 
-const UNKNOWN: Subject = 'address:unknown';
+/**
+ * The one subject of every anonymous caller whose address is missing or no IP address.
+ *
+ * @example
+ * anonymousSubject(undefined, 56) === UNKNOWN_ADDRESS; // true
+ */
+export const UNKNOWN_ADDRESS: Subject = 'address:unknown';
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
 const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 
@@ -29,7 +35,7 @@ export function anonymousSubject(address: string | undefined, ipv6Subnet: number
   // A dotted quad without leading zeros is already the canonical text: no parsing (bench: the 401 row).
   if (address !== undefined && CANONICAL_IPV4.test(address)) return subject(address);
   const ip = address === undefined ? undefined : ipOf(address);
-  if (ip === undefined) return UNKNOWN;
+  if (ip === undefined) return UNKNOWN_ADDRESS;
   if (ip.kind() === 'ipv4') return subject(ip.toString());
   const network = new ipaddr.IPv6((ip as ipaddr.IPv6).parts.map((part, i) => part & partMask(i, ipv6Subnet)));
   return subject(`${network.toRFC5952String()}/${ipv6Subnet}`);
