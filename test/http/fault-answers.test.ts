@@ -140,6 +140,21 @@ describe('an injected 503 on GET /v1/pets/{id}', () => {
   });
 });
 
+describe('an injected answer, whatever the key', () => {
+  it('answers a request with no key or a wrong one, counted as the free plan counts its address, not a 401', async () => {
+    const petstore = await testKit();
+    const server = await serve(petstore, { port: 0 });
+    running.push(server);
+    for (const authorization of [undefined, 'Bearer wrong-key-0123456789']) {
+      petstore.faults.failNext(1, { path: '/v1/pets/1', retryAfterSeconds: 5 });
+      const response = await fetch(`${server.url}/pets/1`, { headers: { origin: ORIGIN, ...(authorization && { authorization }) } });
+      expect([authorization, response.status, response.headers.get('www-authenticate')]).toEqual([authorization, 503, null]);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('60');
+      expectRealHeaders((name) => response.headers.get(name));
+    }
+  });
+});
+
 describe('an injected answer has the header names of the real answer to the same request, for every operation', () => {
   it.each(REQUESTS)('%s, in process', async (_, method, path, body) => {
     const petstore = await testKit();
