@@ -25,6 +25,7 @@ const UNIT = ['{src,compose,controls,hosts,runtimes,stores,testing,cli}/**/*.tes
 const E2E = [
   'test/cli*.test.ts',
   'test/compose/**/*.test.ts',
+  'test/consumer/**/*.test.ts', // a generated client against the built command
   'test/docs/**/*.test.ts',
   'test/http/secrets.test.ts', // one test starts the built command
   'test/mount/recipes.test.ts',
