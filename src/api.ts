@@ -86,7 +86,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   async function answer(request: Request, host: Host, injected: Injected | undefined): Promise<Reply> {
     const target = requestTarget(request, host);
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
-    if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected);
+    if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected, allowedMethods(HEALTH_ROUTE));
     const path = pathUnderBase(target.pathname, config.basePath);
     const served = `${target.mountPath}${config.basePath}`;
     if (path === undefined) throw notFound(target.pathname, served, `This API is served under ${served}/.`);
@@ -111,7 +111,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     const headers = routeHeaders ? Object.assign({}, routeHeaders, quota.headers) : quota.headers;
     // A fault's error answers in the operation's place, whatever the steps before decided, as a
     // failing storage would; with afterHandling the operation's work is done first.
-    if (injected && !injected.afterHandling) return injectedReply(injected.error, headers);
+    if (injected && !injected.afterHandling) return injectedAt(injected, headers, match && allowedMethods(match.route));
     let reply: Reply;
     try {
       if (quota.refusal !== undefined) throw quota.refusal;
@@ -127,7 +127,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     } catch (error) {
       reply = errorReply(error, config.onError);
     }
-    if (injected) return injectedReply(injected.error, headers);
+    if (injected) return injectedAt(injected, headers, match && allowedMethods(match.route));
     return withHeaders(reply, headers);
   }
 
@@ -138,15 +138,25 @@ export function createAnswer(config: ResolvedOptions): Answer {
     } catch (error) {
       reply = errorReply(error, config.onError);
       // A target the edge refuses, or a path outside the API: the fault still answers, with CORS only.
-      if (injected) reply = injectedReply(injected.error, {});
+      if (injected) reply = injectedAt(injected, {}, undefined);
     }
     return withHeaders(reply, corsHeaders(request, config.cors));
   };
 }
 
 /** `reply`, or the error a fault injected in its place: answered before the steps that add headers, it carries only CORS. */
-function unlessInjected(reply: Reply, injected: Injected | undefined): Reply {
-  return injected ? injectedReply(injected.error, {}) : reply;
+function unlessInjected(reply: Reply, injected: Injected | undefined, allow?: string): Reply {
+  return injected ? injectedAt(injected, {}, allow) : reply;
+}
+
+/**
+ * The reply of the error a fault injected, with `headers` (what every answer to the request carries
+ * there). An injected 405 says the methods of the path, `allow`, as a real 405 must (RFC 9110
+ * §15.5.6); where no route is known, every method the server serves.
+ */
+function injectedAt(injected: Injected, headers: Readonly<Record<string, string>>, allow: string | undefined): Reply {
+  if (injected.error.status !== 405) return injectedReply(injected.error, headers);
+  return injectedReply(injected.error, Object.assign({}, headers, { Allow: allow ?? SERVER_METHODS }));
 }
 
 /** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */

@@ -155,6 +155,18 @@ describe('an injected answer, whatever the key', () => {
   });
 });
 
+describe('an injected 405', () => {
+  it('says the methods of the path in Allow, as the real 405 there does', async () => {
+    const petstore = await testKit();
+    const real = await petstore.fetch('http://api.test/v1/pets/1', { method: 'POST', headers: SENT });
+    expect(real.status).toBe(405);
+    petstore.faults.inject({ status: 405, path: '/v1/pets/1' });
+    const injected = await petstore.fetch('http://api.test/v1/pets/1', { headers: SENT });
+    expect([injected.status, injected.statusText, injected.headers.get('allow')]).toEqual([405, 'Method Not Allowed', real.headers.get('allow')]);
+    expect(comparableNames(injected.headers.keys())).toEqual(comparableNames(real.headers.keys()));
+  });
+});
+
 describe('an injected answer has the header names of the real answer to the same request, for every operation', () => {
   it.each(REQUESTS)('%s, in process', async (_, method, path, body) => {
     const petstore = await testKit();
