@@ -1,4 +1,4 @@
-/** The hooks and /healthz in process: which requests the hooks see, what they cannot break, where /healthz lives. */
+/** The hooks, standing faults and /healthz in process: which requests the hooks see, what they cannot break, what a standing fault answers, where /healthz lives. */
 import { describe, expect, it } from 'vitest';
 import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/index.ts';
 import { compose, createPetStore } from './compose.ts';
@@ -97,6 +97,29 @@ describe('the onRequest and onResponse hooks', () => {
     const response = await petstore.fetch('http://x/v1/pets', { headers: authed });
     expect(response.status).toBe(503);
     expect(exchanges.map(({ response: { status }, ms }) => ({ status, late: ms >= 19 }))).toEqual([{ status: 503, late: true }]);
+  });
+});
+
+describe("standing faults without controls (the command's --fail-rate)", () => {
+  const ORIGIN = 'https://app.example';
+  const standing = (status: number) =>
+    toPetStore(compose({ config: resolveOptions({ apiKeys: { [KEY]: 'pro' }, cors: [ORIGIN] }), standingFaults: [{ status, times: 'always' }] }));
+
+  it("answer GET /v1/pets/{id} with a 503 that carries the API's headers there: deprecation, quota, CORS", async () => {
+    const response = await standing(503).fetch('http://x/v1/pets/1', { headers: { ...authed, origin: ORIGIN } });
+    expect([response.status, response.statusText]).toEqual([503, 'Service Unavailable']);
+    expect(response.headers.get('deprecation')).toMatch(/^@\d+$/);
+    expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(response.headers.get('link')).toMatch(/rel="successor-version"/);
+    expect([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual(['300', '299']);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  });
+
+  it("answer a standing 429 with the caller's plan, its minute spent", async () => {
+    const response = await standing(429).fetch('http://x/v1/pets', { headers: authed });
+    expect([response.status, response.statusText]).toEqual([429, 'Too Many Requests']);
+    expect(response.headers.get('ratelimit-policy')).toBe('"minute";q=300;w=60, "day";q=10000;w=86400');
+    expect([response.headers.get('x-ratelimit-remaining'), response.headers.get('retry-after')]).toEqual(['0', '1']);
   });
 });
 
