@@ -27,9 +27,10 @@ export interface FaultRule {
   /**
    * Answer with this status, 400 to 599, in the operation's place: its Error body (`code` as the
    * API uses it for that status) and headers (429: `Retry-After` and quota headers; 503:
-   * `Retry-After`; 401: `WWW-Authenticate`), plus every header a real answer to the request
-   * carries (the quota headers, as the request is counted like any other; `Deprecation`, `Sunset`
-   * and the successor `Link` on `GET /pets/{petId}`; CORS), whatever key it has.
+   * `Retry-After`; 401: `WWW-Authenticate`; 405: `Allow`), plus every header a real answer to
+   * the request carries (the quota headers, as the request is counted like any other;
+   * `Deprecation`, `Sunset` and the successor `Link` on `GET /pets/{petId}`; CORS), whatever key
+   * it has.
    */
   readonly status?: number;
   /** The Error body's `code`. Default: the API's code for `status`, else `invalid_request` (4xx) or `internal_error` (5xx). */
