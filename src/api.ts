@@ -21,6 +21,12 @@ const UNDECLARED =
 const DECLARE =
   "A server that mounts the API under a prefix and leaves it on the path passes that prefix as mountPath (petstore.fetch(request, { mountPath: '/api' })).";
 
+/**
+ * The most segments a mount prefix is looked for in (`/api`, `/services/pets/api`): a keyless
+ * client's 404 costs at most this many route matches, however many slashes its path has.
+ */
+const PREFIX_SEGMENTS = 4;
+
 /** What `OPTIONS *` answers: every method the server serves somewhere. */
 export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
 
@@ -72,9 +78,10 @@ export function createAnswer(config: ResolvedOptions): Answer {
     return new ApiError({ status: 404, code: 'not_found', message: `${message} ${DECLARE}` });
   }
 
-  /** Whether a part of `pathname` after one of its slashes is a path the API serves. */
+  /** Whether `pathname` is a path the API serves behind a prefix of up to {@link PREFIX_SEGMENTS} segments. */
   function prefixedRoute(pathname: string): boolean {
-    for (let slash = pathname.indexOf('/', 1); slash !== -1; slash = pathname.indexOf('/', slash + 1)) {
+    let slash = pathname.indexOf('/', 1);
+    for (let segments = 1; slash !== -1 && segments <= PREFIX_SEGMENTS; segments++, slash = pathname.indexOf('/', slash + 1)) {
       const rest = pathname.slice(slash);
       const path = pathUnderBase(rest, config.basePath);
       if (rest === HEALTH_ROUTE.path || (path !== undefined && matchRoute(routes, path))) return true;

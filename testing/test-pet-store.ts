@@ -64,6 +64,8 @@ export interface TestPetStore extends PetStoreHandler {
 /**
  * The Pet Store as a fake backend. Use `petstore.fetch` as your client's `fetch`: no network,
  * no ports, no sleeping. `listen(petstore)` (from this module) serves it on a port if you need one.
+ * It never warns `PETSTORE_NO_CLIENT_ADDRESS` (its callers are the test's own); other warnings go
+ * to `onError`, or stderr, as a store's do (docs/errors.md#warnings).
  *
  * @example
  * const petstore = createTestPetStore();

@@ -110,6 +110,16 @@ describe('a mount prefix neither stripped nor declared', () => {
     expect(told()).toEqual(['PETSTORE_PREFIX_NOT_DECLARED']);
   });
 
+  it('a prefix is looked for in the first four segments only, so no path of many slashes costs more than four route matches', async () => {
+    const { petstore, told } = watched();
+    const origin = await listening(createServer((req, res) => void petstore(req, res)));
+    expect((await fetch(`${origin}/a/b/c/d/e/v1/pets`, { headers: authed })).status).toBe(404);
+    expect((await fetch(`${origin}${'/x'.repeat(2000)}/v1/pets`, { headers: authed })).status).toBe(404);
+    expect(told()).toEqual([]);
+    expect((await fetch(`${origin}/a/b/c/d/v1/pets`, { headers: authed })).status).toBe(404);
+    expect(told()).toEqual(['PETSTORE_PREFIX_NOT_DECLARED']);
+  });
+
   it('the same prefix declared as mountPath serves the API and is told nothing, where the undeclared one is', async () => {
     const declared = watched();
     const undeclared = watched();
