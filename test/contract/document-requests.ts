@@ -119,9 +119,11 @@ function credentialLines({ own, other, tiny }: Credentials, isPublic: boolean): 
   );
 }
 
-/** The Host line: the server's own mostly, sometimes one no server would accept. */
-const hostLine = (host: string) =>
-  fc.oneof({ weight: 12, arbitrary: fc.constant(host) }, fc.constantFrom('', 'bad host', 'a:b:c', '[::1', 'example.test:99999', `${host}, ${host}`));
+/** Host lines no server should accept. */
+const badHost = (host: string) => fc.constantFrom('', 'bad host', 'a:b:c', '[::1', 'example.test:99999', `${host}, ${host}`);
+
+/** The path of the document's first server (`/v1`), or empty for the origin's root. */
+const serverPathOf = (document: Json) => new URL(document.servers?.[0]?.url ?? '/', 'http://x').pathname.replace(/\/$/, '');
 
 const at = (document: Json, ref: string): Json =>
   ref
@@ -135,64 +137,84 @@ export const operationsOf = (document: Json): [string, string, Json][] =>
     METHODS.filter((verb) => item[verb]).map((verb): [string, string, Json] => [template, verb, item[verb]]),
   );
 
+/** An operation's requests: `valid` ones a correct client sends, `careless` ones with anything wrong. */
+export interface OperationRequests {
+  /** Method and template, e.g. `GET /pets/{petId}`. */
+  readonly operation: string;
+  readonly valid: fc.Arbitrary<PlannedRequest>;
+  readonly careless: fc.Arbitrary<PlannedRequest>;
+}
+
 /**
- * Requests for every operation of `document` served at `host`: parameters and bodies valid under
- * its schemas or not, with the right credential or a wrong one, the declared method or another,
- * and now and then a bad Host; plus requests to paths it does not know.
+ * Requests for each operation of `document` served at `host`, read off its parameters and schemas.
+ * Valid: the declared method, the right credential and Host, values and bodies valid under the
+ * schemas, path parameters naming pets 1 to 3. Careless: any of those wrong or not, now and then a
+ * value or body the schema refuses, another method, a bad Host, a key missing, wrong or sent twice.
+ *
+ * @example
+ * const [first] = operationRequests(document, { own: KEY, other: ADMIN, tiny: TINY }, '127.0.0.1:8080');
+ * fc.sample(first.valid, 3);
+ */
+export function operationRequests(document: Json, credentials: Credentials, host: string): OperationRequests[] {
+  const serverPath = serverPathOf(document);
+  return operationsOf(document).map(([template, verb, operation]) => {
+    const parameters = [...(document.paths[template].parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) => (p.$ref ? at(document, p.$ref) : p));
+    const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+    const schema = operation.requestBody?.content?.['application/json']?.schema;
+    const build = (careless: boolean) => {
+      const choose = <T>(valid: fc.Arbitrary<T>, wrong: fc.Arbitrary<T>, weight = 4) => (careless ? fc.oneof({ weight, arbitrary: valid }, wrong) : valid);
+      const paramValue = (p: Json) => choose(schemaValue(document, p.schema ?? {}, p.name).map(String), badParameter);
+      const pathValues = fc.record(
+        Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name as string, choose(fc.constantFrom('1', '2', '3'), paramValue(p), 1)])),
+      );
+      const queryParams = parameters.filter((p) => p.in === 'query').map((p) => paramValue(p).map((value) => `${p.name}=${encodeURIComponent(value)}`));
+      const query = fc.array(careless ? fc.oneof(...queryParams, fc.constant('unknown=1')) : fc.oneof(...queryParams, fc.constant('')), { maxLength: 3 });
+      const headerParams = fc.array(
+        fc.oneof(
+          fc.constant(undefined),
+          ...parameters.filter((p) => p.in === 'header').map((p) => paramValue(p).map((value) => [p.name, value] as [string, string])),
+        ),
+        { maxLength: careless ? 2 : 1 },
+      );
+      const body = schema
+        ? choose(
+            schemaValue(document, schema).map((value) => JSON.stringify(value)),
+            badBody(schemaValue(document, schema)),
+          )
+        : fc.constant(undefined);
+      const contentType = choose(fc.constant('application/json'), fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-8'), 6);
+      const method = choose(fc.constant(verb.toUpperCase()), fc.constantFrom(...OTHER_METHODS), 3);
+      const credential = careless ? credentialLines(credentials, isPublic) : fc.constant<[string, string][]>([['authorization', `Bearer ${credentials.own}`]]);
+      return fc
+        .record({ method, pathValues, query, headerParams, body, contentType, credential, host: choose(fc.constant(host), badHost(host), 12) })
+        .map(({ method, pathValues, query, headerParams, body, contentType, credential, host }): PlannedRequest => {
+          const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? '1').replace(/%25/g, '%'));
+          const withBody = body !== undefined && !['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE'].includes(method);
+          const headers: [string, string][] = [['host', host], ...credential, ...headerParams.filter((h) => h !== undefined)];
+          if (withBody && contentType) headers.push(['content-type', contentType]);
+          const search = query.filter(Boolean).join('&');
+          return {
+            method,
+            target: `${serverPath}${path}${search ? `?${search}` : ''}`,
+            headers,
+            ...(withBody && { body }),
+            operation: `${verb.toUpperCase()} ${template}`,
+          };
+        });
+    };
+    return { operation: `${verb.toUpperCase()} ${template}`, valid: build(false), careless: build(true) };
+  });
+}
+
+/**
+ * Requests for every operation of `document` served at `host`, a third of them valid, the rest
+ * careless ({@link operationRequests}), plus requests to paths it does not know.
  *
  * @example
  * fc.sample(requestsFor(document, { own: KEY, other: ADMIN, tiny: TINY }, '127.0.0.1:8080'), 3);
  */
 export function requestsFor(document: Json, credentials: Credentials, host: string): fc.Arbitrary<PlannedRequest> {
-  const serverPath = new URL(document.servers?.[0]?.url ?? '/', 'http://x').pathname.replace(/\/$/, '');
-  const perOperation = operationsOf(document).map(([template, verb, operation]) => {
-    const parameters = [...(document.paths[template].parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) => (p.$ref ? at(document, p.$ref) : p));
-    const paramValue = (p: Json) => fc.oneof({ weight: 4, arbitrary: schemaValue(document, p.schema ?? {}, p.name).map(String) }, badParameter);
-    const pathValues = fc.record(
-      Object.fromEntries(
-        parameters.filter((p) => p.in === 'path').map((p) => [p.name as string, fc.oneof(fc.constantFrom('1', '2', '3', '7'), paramValue(p))]),
-      ),
-    );
-    const query = fc.array(
-      fc.oneof(
-        ...parameters.filter((p) => p.in === 'query').map((p) => paramValue(p).map((value) => `${p.name}=${encodeURIComponent(value)}`)),
-        fc.constant('unknown=1'),
-      ),
-      { maxLength: 3 },
-    );
-    const headerParams = fc.array(
-      fc.oneof(
-        fc.constant(undefined),
-        ...parameters.filter((p) => p.in === 'header').map((p) => paramValue(p).map((value) => [p.name, value] as [string, string])),
-      ),
-      { maxLength: 2 },
-    );
-    const schema = operation.requestBody?.content?.['application/json']?.schema;
-    const body = schema
-      ? fc.oneof({ weight: 4, arbitrary: schemaValue(document, schema).map((value) => JSON.stringify(value)) }, badBody(schemaValue(document, schema)))
-      : fc.constant(undefined);
-    const contentType = fc.oneof(
-      { weight: 6, arbitrary: fc.constant('application/json') },
-      fc.constantFrom(undefined, 'text/plain', 'application/json; charset=utf-8'),
-    );
-    const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
-    const method = fc.oneof({ weight: 3, arbitrary: fc.constant(verb.toUpperCase()) }, fc.constantFrom(...OTHER_METHODS));
-    return fc
-      .record({ method, pathValues, query, headerParams, body, contentType, credential: credentialLines(credentials, isPublic), host: hostLine(host) })
-      .map(({ method, pathValues, query, headerParams, body, contentType, credential, host }): PlannedRequest => {
-        const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? '1').replace(/%25/g, '%'));
-        const withBody = body !== undefined && !['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE'].includes(method);
-        const headers: [string, string][] = [['host', host], ...credential, ...headerParams.filter((h) => h !== undefined)];
-        if (withBody && contentType) headers.push(['content-type', contentType]);
-        return {
-          method,
-          target: `${serverPath}${path}${query.length ? `?${query.join('&')}` : ''}`,
-          headers,
-          ...(withBody && { body }),
-          operation: `${verb.toUpperCase()} ${template}`,
-        };
-      });
-  });
+  const serverPath = serverPathOf(document);
   const unknownPath = fc
     .record({
       method: fc.constantFrom(...OTHER_METHODS),
@@ -200,5 +222,6 @@ export function requestsFor(document: Json, credentials: Credentials, host: stri
       credential: credentialLines(credentials, false),
     })
     .map(({ method, path, credential }): PlannedRequest => ({ method, target: path, headers: [['host', host], ...credential], operation: 'unknown path' }));
-  return fc.oneof(...perOperation, unknownPath);
+  const operations = operationRequests(document, credentials, host).map(({ valid, careless }) => fc.oneof(valid, careless, careless));
+  return fc.oneof(...operations, unknownPath);
 }
