@@ -15,6 +15,7 @@ import {
   type ResolvedOptions,
 } from '../src/index.ts';
 import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
+import { pathAndQuery } from './journal.ts';
 
 /**
  * One fault to inject: the same shape in JavaScript (`faults.inject(rule)`) and as the JSON body
@@ -201,7 +202,7 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
   const matches = ({ method, path }: FaultRule, request: Request) => {
     if (method && method.toUpperCase() !== request.method) return false;
     if (path === undefined) return true;
-    const pathname = new URL(request.url).pathname;
+    const pathname = pathAndQuery(request.url).path;
     return typeof path === 'string' ? path === pathname : path.test(pathname);
   };
   /** Resolves after `ms`, or with the reply the request is interrupted with. */
