@@ -27,7 +27,9 @@ export function toPetStore(product: Product): PetStore {
     if (response.type !== 'error') return response;
     throw request.signal.aborted ? request.signal.reason : new TypeError('fetch failed: the connection was reset (an injected network fault)');
   };
-  function petstore(this: unknown, ...args: unknown[]): Promise<unknown> {
+  // One named parameter: Deno.serve reads a handler's length, and calls one of length 0 with no arguments.
+  function petstore(this: unknown, input: unknown, ...rest: unknown[]): Promise<unknown> {
+    const args = [input, ...rest];
     try {
       const call = callOf(args, this);
       if (call?.kind === 'request') return answer(call.request, hostOf(call.request, call.contexts));
