@@ -4,19 +4,24 @@
  * admin bodies (admin-schemas.ts) and from the API's Pet, NewPet and Error schemas.
  */
 import type { JsonSchema } from '@valibot/to-json-schema';
-import { ErrorBodySchema, NewPetSchema, PetSchema, PetStatusSchema, ref, schemaConverter } from '../src/index.ts';
 import {
-  ClockChangeSchema,
-  ClockTimeSchema,
-  documentedJsonSchema,
-  FaultRuleSchema,
-  InjectedFaultSchema,
-  PendingFaultSchema,
-  RecordedExchangeSchema,
-  SeedSchema,
-} from './admin-schemas.ts';
-
-type Json = Record<string, unknown>;
+  ErrorBodySchema,
+  headerObject,
+  jsonContent,
+  NewPetSchema,
+  OPENAPI_CONTACT,
+  type OpenApiObject,
+  PetSchema,
+  PetStatusSchema,
+  pattern,
+  ref,
+  schemaConverter,
+  withBodyRules,
+  withoutBodies,
+} from '../src/index.ts';
+import { ClockChangeSchema, ClockTimeSchema } from './clock-schemas.ts';
+import { documentedJsonSchema } from './documented-check.ts';
+import { FaultRuleSchema, InjectedFaultSchema, PendingFaultSchema, RecordedExchangeSchema, SeedSchema } from './admin-schemas.ts';
 
 const DEFINITIONS = {
   PetStatus: PetStatusSchema,
@@ -42,74 +47,109 @@ const { schemaOf: jsonSchemaOf, components } = schemaConverter(DEFINITIONS, {
   },
 });
 
-const json = (schema: unknown) => ({ 'application/json': { schema } });
-const header = (description: string, pattern: string) => ({ description, required: true, schema: { type: 'string', pattern } });
-
-/** Error responses by status: the name of their component and what they mean here. */
+/** Error responses by status: the name of their component and what they mean here. `4XX` is OpenAPI's range for every client error not listed. */
 const ERROR_RESPONSES = {
-  400: ['BadRequest', 'A body that is not JSON, or that the operation cannot use (`invalid_request`); `details` lists each problem.'],
+  400: [
+    'BadRequest',
+    'A body that is not JSON, or that the operation cannot use (`invalid_request`); `details` lists each problem. Also a request refused before ' +
+      'it reaches the admin API (a malformed Host or target, a header that may appear once sent twice, unparseable HTTP).',
+  ],
   401: ['Unauthorized', 'No admin token, or a wrong one (`unauthorized`).'],
-  404: ['NotFound', 'No such path in the admin API (`not_found`). It belongs to no operation.'],
-  405: ['MethodNotAllowed', 'The path exists but not for this method (`method_not_allowed`); see `Allow`. It belongs to no operation.'],
   413: ['PayloadTooLarge', 'The body is larger than the configured limit (`payload_too_large`).'],
   415: ['UnsupportedMediaType', 'The body is not `application/json` (`unsupported_media_type`).'],
+  '4XX': [
+    'OtherClientError',
+    'Another client error, as an Error body: 405 `method_not_allowed` with `Allow` to a method the path does not list; what node:http ' +
+      'refuses before the admin API reads the request (408 `request_timeout`, 417 `expectation_failed`, 431 `headers_too_large`).',
+  ],
 } as const;
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-/** Headers an error response carries besides the JSON type: the 401's challenge, the 405's methods. */
-const ERROR_HEADERS: Partial<Record<ErrorStatus, Json>> = {
+/** Headers an error response carries besides the JSON type: the 401's challenge, a 405's methods. */
+const ERROR_HEADERS: Partial<Record<ErrorStatus, OpenApiObject>> = {
   401: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') },
-  405: { Allow: ref('headers', 'Allow') },
+  '4XX': { Allow: ref('headers', 'Allow.optional') },
 };
 
-function errorResponseObject(status: ErrorStatus): Json {
-  const headers = ERROR_HEADERS[status];
-  return { description: ERROR_RESPONSES[status][1], ...(headers ? { headers } : {}), content: json(ref('schemas', 'Error')) };
-}
+const RESPONSE_COMPONENTS: Record<string, OpenApiObject> = Object.fromEntries(
+  Object.entries(ERROR_RESPONSES).map(([status, [name, description]]) => {
+    const headers = ERROR_HEADERS[(/^[0-9]+$/.test(status) ? Number(status) : status) as ErrorStatus];
+    return [name, { description, ...(headers ? { headers } : {}), content: jsonContent(ref('schemas', 'Error')) }];
+  }),
+);
 
-/** What an operation answers besides success: always 401; where it reads a body, that body's 400, 413 and 415. */
+/** What an operation answers besides success: always 400 (the edge's), 401 and the other 4xx; where it reads a body, that body's 413 and 415. */
 const errorResponses = (readsBody: boolean) =>
-  Object.fromEntries(([401, ...(readsBody ? [400, 413, 415] : [])] as ErrorStatus[]).map((status) => [status, ref('responses', ERROR_RESPONSES[status][0])]));
+  Object.fromEntries(
+    ([400, 401, ...(readsBody ? [413, 415] : []), '4XX'] as ErrorStatus[]).map((status) => [status, ref('responses', ERROR_RESPONSES[status][0])]),
+  );
 
 interface OperationParts {
   readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
+  readonly description: string;
   /** The body it reads, if any. */
   readonly body?: { readonly schema: unknown; readonly description: string };
   /** Its success: status, description and the schema of its JSON body (none for 204). */
   readonly success: readonly [status: number, description: string, schema?: unknown];
 }
 
-function operation({ operationId, tag, summary, body, success: [status, description, schema] }: OperationParts): Json {
+function operation({ operationId, tag, summary, description: about, body, success: [status, description, schema] }: OperationParts): OpenApiObject {
   return {
     operationId,
     tags: [tag],
     summary,
-    ...(body ? { requestBody: { required: true, description: body.description, content: json(body.schema) } } : {}),
+    description: about,
+    ...(body ? { requestBody: { required: true, description: body.description, content: jsonContent(body.schema) } } : {}),
     responses: {
-      [status]: schema === undefined ? { description } : { description, content: json(schema) },
+      [status]: schema === undefined ? { description } : { description, content: jsonContent(schema) },
       ...errorResponses(body !== undefined),
     },
   };
 }
 
+/** A GET and its HEAD: the same answers without bodies. */
+function getAndHead(parts: OperationParts): OpenApiObject {
+  const get = operation(parts);
+  const head = {
+    ...get,
+    operationId: `${parts.operationId}Head`,
+    summary: `Headers only: ${parts.summary}`,
+    description: 'Answers exactly as GET does, the same status and headers, with no body.',
+    responses: withoutBodies(get.responses as OpenApiObject, RESPONSE_COMPONENTS),
+  };
+  return { get, head };
+}
+
+/** The OPTIONS of an admin path: 204 with `Allow`, behind the admin token like every admin call (a CORS preflight, which carries none, gets a 401). */
+function options(operationId: string, tag: string): OpenApiObject {
+  return {
+    operationId,
+    tags: [tag],
+    summary: 'The methods this path answers, in `Allow`.',
+    description:
+      'Needs the admin token like every admin call, so a CORS preflight gets a 401. Any method not in `Allow` answers 405 `method_not_allowed` with the same `Allow`.',
+    responses: { 204: { description: 'The methods, in `Allow`.', headers: { Allow: ref('headers', 'Allow') } }, ...errorResponses(false) },
+  };
+}
+
 const listOf = (name: string) => ({ type: 'array', items: ref('schemas', name) });
 
+const DESCRIPTION = [
+  'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +
+    'every operation needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled.',
+  'Every path answers HEAD as GET without the body, and OPTIONS with `Allow`; any other method it does not list answers 405 ' +
+    '`method_not_allowed` with `Allow` and an Error body, and an unknown admin path 404 `not_found` (401 first without the token). ' +
+    'OpenAPI 3.1 has no place for an answer to a path or method it does not list, so these are said here.',
+].join('\n\n');
+
 /** The admin API's document, served from `mountPath` (the host's mount prefix, `''` for none); its paths start with `/__admin`. */
-export function adminOpenApiDocument(mountPath = ''): Json {
+export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Pet Store admin API',
-      version: '1',
-      license: { name: 'MIT', identifier: 'MIT' },
-      description:
-        'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +
-        'every operation needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled. ' +
-        'An unknown admin path answers 404 (`NotFound`), a known one called with another method 405 (`MethodNotAllowed`).',
-    },
+    info: { title: 'Pet Store admin API', version: '1', license: { name: 'MIT', identifier: 'MIT' }, contact: OPENAPI_CONTACT, description: DESCRIPTION },
     servers: [{ url: mountPath || '/' }],
     security: [{ adminToken: [] }],
     tags: [
@@ -124,79 +164,116 @@ export function adminOpenApiDocument(mountPath = ''): Json {
         post: operation({
           operationId: 'resetStore',
           tag: 'store',
-          summary:
-            'Start over: pets, ids, counters, bans, idempotency keys, faults and the journal. Requests a fault is holding end with a 503 and store nothing.',
+          summary: 'Start over.',
+          description:
+            'Pets, ids, counters, bans, idempotency keys, faults and the journal start over; faults from the command\u2019s `--delay` and ' +
+            '`--fail-rate` come back. Requests a fault is holding end with a 503 and store nothing.',
           success: [204, 'Done.'],
         }),
+        options: options('resetStoreOptions', 'store'),
       },
       '/__admin/seed': {
         post: operation({
           operationId: 'seedPets',
           tag: 'store',
-          summary: 'Store pets, each validated like a POST /pets body; one invalid pet (named in `details` by its 0-based index) stores none.',
+          summary: 'Store pets.',
+          description: 'Each pet is validated like a POST /pets body; one invalid pet (named in `details` by its 0-based index) stores none.',
           body: { schema: jsonSchemaOf(SeedSchema), description: 'Pets without ids.' },
           success: [201, 'The stored pets with their ids.', listOf('Pet')],
         }),
+        options: options('seedPetsOptions', 'store'),
       },
       '/__admin/pets': {
-        get: operation({ operationId: 'listAllPets', tag: 'store', summary: 'Every stored pet, in id order.', success: [200, 'Every pet.', listOf('Pet')] }),
+        ...getAndHead({
+          operationId: 'listAllPets',
+          tag: 'store',
+          summary: 'Every stored pet.',
+          description: 'In id order, all at once: no paging, no quota.',
+          success: [200, 'Every pet.', listOf('Pet')],
+        }),
+        options: options('listAllPetsOptions', 'store'),
       },
       '/__admin/clock': {
-        get: operation({
+        ...getAndHead({
           operationId: 'getClock',
           tag: 'clock',
           summary: 'The store\u2019s time.',
+          description: 'Real time until the clock is first moved; from then on it stands still but when moved.',
           success: [200, 'The store\u2019s time now.', ref('schemas', 'ClockTime')],
         }),
         post: operation({
           operationId: 'moveClock',
           tag: 'clock',
-          summary: 'Move the clock by hand; from then on it stands still but when moved (rate windows, bans and the sunset date follow it).',
+          summary: 'Move the clock by hand.',
+          description:
+            'From then on it stands still but when moved; rate windows, bans and the sunset date follow it. It stays within the Date range ' +
+            '(-271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z): a move past it is a 400 naming how far it may go.',
           body: { schema: ref('schemas', 'ClockChange'), description: '{"advanceMs": n} or {"set": "<ISO date>"}.' },
           success: [200, 'The store\u2019s time after the move.', ref('schemas', 'ClockTime')],
         }),
+        options: options('clockOptions', 'clock'),
       },
       '/__admin/faults': {
-        get: operation({
+        ...getAndHead({
           operationId: 'listFaults',
           tag: 'faults',
-          summary: 'Faults that can still apply, oldest first, with their ids and how many requests they have left.',
+          summary: 'Faults that can still apply.',
+          description: 'Oldest first, each with its id and how many requests it has left.',
           success: [200, 'Pending faults.', listOf('PendingFault')],
         }),
         post: operation({
           operationId: 'injectFault',
           tag: 'faults',
           summary: 'Inject a fault.',
+          description: 'It applies to the next matching API requests, in front of everything else the API does.',
           body: { schema: ref('schemas', 'FaultRule'), description: 'The fault.' },
           success: [201, 'Its id.', ref('schemas', 'InjectedFault')],
         }),
-        delete: operation({ operationId: 'clearFaults', tag: 'faults', summary: 'Remove every fault.', success: [204, 'Done.'] }),
+        delete: operation({
+          operationId: 'clearFaults',
+          tag: 'faults',
+          summary: 'Remove every fault.',
+          description: 'The command\u2019s `--delay` and `--fail-rate` faults included, until the next reset.',
+          success: [204, 'Done.'],
+        }),
+        options: options('faultsOptions', 'faults'),
       },
       '/__admin/requests': {
-        get: operation({
+        ...getAndHead({
           operationId: 'listRequests',
           tag: 'journal',
-          summary: 'The journal: every API request since the last reset or clear, oldest first.',
+          summary: 'The journal.',
+          description: 'Every API request since the last reset or clear, oldest first, with what the client got.',
           success: [200, 'The journal.', listOf('RecordedExchange')],
         }),
-        delete: operation({ operationId: 'clearRequests', tag: 'journal', summary: 'Clear the journal.', success: [204, 'Done.'] }),
+        delete: operation({
+          operationId: 'clearRequests',
+          tag: 'journal',
+          summary: 'Clear the journal.',
+          description: 'It starts empty again.',
+          success: [204, 'Done.'],
+        }),
+        options: options('requestsOptions', 'journal'),
       },
       '/__admin/openapi.json': {
-        get: operation({
+        ...getAndHead({
           operationId: 'getAdminOpenApiDocument',
           tag: 'document',
           summary: 'This document.',
+          description: 'Its `servers` is the mount root the request came under.',
           success: [200, 'The OpenAPI 3.1 document.', { type: 'object' }],
         }),
+        options: options('adminOpenApiDocumentOptions', 'document'),
       },
     },
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <admin token>' } },
-      schemas: components(),
-      responses: Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [name, errorResponseObject(Number(status) as ErrorStatus)])),
+      schemas: withBodyRules(components()),
+      responses: RESPONSE_COMPONENTS,
       headers: {
-        'WWW-Authenticate': header('RFC 6750 challenge for the admin token.', '^Bearer realm="petstore-admin"$'),
-        Allow: header('Methods the path supports.', '^[A-Z]+(, [A-Z]+)*$'),
+        'WWW-Authenticate': headerObject('RFC 6750 challenge for the admin token.', pattern('^Bearer realm="petstore-admin"$')),
+        Allow: headerObject('Methods the path answers.', pattern('^[A-Z]+(, [A-Z]+)*$')),
+        'Allow.optional': headerObject('Methods the path answers; sent with a 405.', pattern('^[A-Z]+(, [A-Z]+)*$'), false),
       },
     },
   };

@@ -1,7 +1,8 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
 import { parseInput, type Reply } from '../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
-import { clockChangeFrom, FaultRuleSchema, SeedSchema } from './admin-schemas.ts';
+import { FaultRuleSchema, SeedSchema } from './admin-schemas.ts';
+import { clockChangeFrom } from './clock-schemas.ts';
 import type { Controls } from './controls.ts';
 import type { PendingFault } from './faults.ts';
 

@@ -1,40 +1,25 @@
 /**
  * What the controls take and what the admin API answers, as valibot schemas: the fault rule
- * (`faults.inject` and `POST /__admin/faults`), the clock change and the seed list. They validate
- * every admin body, and admin-openapi.ts generates the admin document from them.
+ * (`faults.inject` and `POST /__admin/faults`), the seed list and the journal's exchanges (the
+ * clock's are in clock-schemas.ts). They validate every admin body, and admin-openapi.ts generates
+ * the admin document from them.
  */
 import * as v from 'valibot';
 import { ERROR_CODES, NewPetSchema } from '../src/index.ts';
+import { ISO_OUTPUT } from './clock-schemas.ts';
+import { documented } from './documented-check.ts';
 
-/** The Date range: a time further than this from 1970 (ms, either way) has no date, so no clock may go there. */
-const MAX_TIME_MS = 8.64e15;
 /** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 /** The longest `Retry-After` a fault may ask for: a day, the longest window of the API's quotas. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
-
-/** JSON Schema keywords. */
-type Keywords = Record<string, unknown>;
-
-/**
- * `check` with the JSON Schema that says the same thing, so a rule across fields is written once
- * and still reaches the document (admin-openapi.ts adds `jsonSchema` to the object's `allOf`).
- */
-function documented<TAction extends v.GenericValidation>(check: TAction, jsonSchema: Keywords): TAction & { readonly jsonSchema: Keywords } {
-  return Object.assign(check, { jsonSchema });
-}
-
-/** The JSON Schema a check carries for the document, if it was {@link documented}. */
-export function documentedJsonSchema(action: object): Keywords | undefined {
-  return (action as { jsonSchema?: Keywords }).jsonSchema;
-}
 
 /** An integer from `min` to `max`, `message` for anything else. */
 const integerFrom = (min: number, max: number, message: string) =>
   v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
 
 const UNKNOWN_FIELD = (issue: v.StrictObjectIssue) => (issue.expected === 'never' ? 'is not a field of a fault' : 'must be an object');
-const TIMES = 'must be a positive integer or "always"';
+const TIMES = `must be a positive integer or "always" (at most ${Number.MAX_SAFE_INTEGER})`;
 
 /** The fields of a fault rule, `path` as given (a string in JSON; JavaScript may also pass a RegExp). */
 function faultRuleEntries<TPath extends v.GenericSchema>(path: TPath) {
@@ -183,7 +168,13 @@ const FAULT_DESCRIPTION =
 
 const PATH_DESCRIPTION = 'Only requests with exactly this path, mount prefix and base path included (e.g. /v1/pets).';
 
-const FaultRuleObject = v.strictObject(faultRuleEntries(v.pipe(v.string('must be a string like "/v1/pets"'), v.description(PATH_DESCRIPTION))), UNKNOWN_FIELD);
+/** A path as a fault names it: one without its leading slash would match no request, silently. */
+const PathSchema = v.pipe(
+  v.string('must be a string like "/v1/pets"'),
+  v.regex(/^\//, 'must start with "/", like "/v1/pets": a path without it matches no request'),
+);
+
+const FaultRuleObject = v.strictObject(faultRuleEntries(v.pipe(PathSchema, v.description(PATH_DESCRIPTION))), UNKNOWN_FIELD);
 /** The body of `POST /__admin/faults`: a fault rule in JSON, `path` a string. */
 export const FaultRuleSchema = v.pipe(
   FaultRuleObject,
@@ -193,7 +184,7 @@ export const FaultRuleSchema = v.pipe(
 );
 
 const FaultRuleInJavaScriptObject = v.strictObject(
-  faultRuleEntries(v.union([v.string(), v.instance(RegExp)], 'must be a string like "/v1/pets" or a RegExp')),
+  faultRuleEntries(v.union([PathSchema, v.instance(RegExp)], 'must be a string like "/v1/pets" or a RegExp')),
   UNKNOWN_FIELD,
 );
 /** What `faults.inject` takes: the same rule, `path` also a RegExp the path must match. */
@@ -217,69 +208,6 @@ export const PendingFaultSchema = v.pipe(
 
 /** The answer of `POST /__admin/faults`. */
 export const InjectedFaultSchema = v.pipe(v.strictObject({ id: v.pipe(v.string(), v.description('The new rule\u2019s id.')) }), v.title('InjectedFault'));
-
-const CLOCK_CHANGE = 'must be {"advanceMs": <ms>} or {"set": "<ISO date>"}';
-const ADVANCE = 'must be a number of milliseconds, 0 or more';
-const SET = 'must be an ISO date-time like "2026-01-01T00:00:00Z"';
-
-/** The fields of a clock change, each checked alone. */
-const ClockChangeObject = v.strictObject(
-  {
-    advanceMs: v.optional(
-      v.pipe(
-        v.number(ADVANCE),
-        v.minValue(0, ADVANCE),
-        v.maxValue(2 * MAX_TIME_MS, ADVANCE),
-        v.description(`Move the clock forward this many milliseconds; it must stay within the Date range (${MAX_TIME_MS} ms either side of 1970).`),
-      ),
-    ),
-    set: v.optional(
-      v.pipe(
-        v.string(SET),
-        v.isoTimestamp(SET),
-        // The pattern also takes offsets Date cannot read (" +01"); text it refuses is named once, above.
-        v.check((time) => !v.ISO_TIMESTAMP_REGEX.test(time) || Number.isFinite(Date.parse(time)), SET),
-        v.description('Put the clock at this time.'),
-      ),
-    ),
-  },
-  (issue) => (issue.expected === 'never' ? `is not a field: the body ${CLOCK_CHANGE}` : CLOCK_CHANGE),
-);
-type ClockChange = v.InferOutput<typeof ClockChangeObject>;
-
-/**
- * The body of `POST /__admin/clock`: exactly one of `advanceMs` and `set`. Where the clock is
- * decides how far it may go; {@link clockChangeFrom} adds that.
- */
-export const ClockChangeSchema = v.pipe(
-  ClockChangeObject,
-  documented(
-    v.check<ClockChange, string>((change) => (change.advanceMs === undefined) !== (change.set === undefined), CLOCK_CHANGE),
-    { oneOf: [{ required: ['advanceMs'] }, { required: ['set'] }] },
-  ),
-  v.title('ClockChange'),
-);
-
-/** {@link ClockChangeSchema} for a clock at `now` (epoch ms): `advanceMs` may not take it past the Date range. */
-export function clockChangeFrom(now: number) {
-  const most = MAX_TIME_MS - now;
-  return v.pipe(
-    ClockChangeSchema,
-    v.forward<ClockChange, v.CheckIssue<ClockChange>, ['advanceMs']>(
-      v.check<ClockChange, string>(
-        (change) => change.advanceMs === undefined || change.advanceMs <= most,
-        `must keep the clock within the Date range (${MAX_TIME_MS} ms either side of 1970, up to ${new Date(MAX_TIME_MS).toISOString()}): at most ${most} ms from now`,
-      ),
-      ['advanceMs'],
-    ),
-  );
-}
-
-/** How the admin API writes a time (Date's toISOString): a clock set past the year 9999 has a six-digit year. */
-const ISO_OUTPUT = 'in ISO 8601 as Date.prototype.toISOString writes it (2026-01-01T00:00:00.000Z; years past 9999 or before 0 as +275760 or -000001).';
-
-/** The answer of `GET` and `POST /__admin/clock`. */
-export const ClockTimeSchema = v.pipe(v.strictObject({ now: v.pipe(v.string(), v.description(`The store\u2019s time, ${ISO_OUTPUT}`)) }), v.title('ClockTime'));
 
 /** The body of `POST /__admin/seed`: pets, each a `POST /pets` body. */
 export const SeedSchema = v.pipe(

@@ -56,7 +56,7 @@ describe('faults.inject', () => {
     expect(refusal({ status: 503, method: 'GET /v1/pets' })).toBe('faults.inject: method must be an HTTP method like "POST"');
     expect(refusal({ status: 503, path: 7 })).toBe('faults.inject: path must be a string like "/v1/pets" or a RegExp');
     expect(refusal({ status: 503, times: 0, probability: 2 })).toBe(
-      'faults.inject: times must be a positive integer or "always"; probability must be a number from 0 to 1',
+      'faults.inject: times must be a positive integer or "always" (at most 9007199254740991); probability must be a number from 0 to 1',
     );
     expect(refusal({ code: 'gone' })).toBe(
       'faults.inject: status must be given with code or message; status, network or delayMs must be given: a fault with none of them does nothing',

@@ -24,6 +24,7 @@ export { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 export { readJson } from './operations/body.ts';
 export { parseInput } from './operations/validation.ts';
 export { ref, schemaConverter } from './operations/json-schema.ts';
+export { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, withBodyRules, withoutBodies } from './operations/openapi-parts.ts';
 
 export { InvalidSeedError, allPets, seedPets } from './storage/bulk.ts';
 export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';

@@ -28,9 +28,13 @@ export function encodeCursor(afterId: number): string {
   return btoa(`p1:${afterId}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** What a cursor looks like: base64url, short. */
+const CURSOR_TEXT = /^[A-Za-z0-9_-]{1,32}$/;
+const NOT_A_CURSOR = 'is not a cursor from a Link header of this API';
+
 /** Decodes a cursor made by {@link encodeCursor}; `undefined` when it is not one. */
 export function decodeCursor(cursor: string): number | undefined {
-  if (!/^[A-Za-z0-9_-]{1,32}$/.test(cursor)) return undefined;
+  if (!CURSOR_TEXT.test(cursor)) return undefined;
   let text: string;
   try {
     text = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
@@ -49,7 +53,9 @@ export const ListQuerySchema = v.object({
   cursor: v.optional(
     v.pipe(
       v.string(ONCE),
-      v.check((cursor) => decodeCursor(cursor) !== undefined, 'is not a cursor from a Link header of this API'),
+      // The shape says itself in the document; whether it names a real position is the check's.
+      v.regex(CURSOR_TEXT, NOT_A_CURSOR),
+      v.check((cursor) => decodeCursor(cursor) !== undefined, NOT_A_CURSOR),
       v.description('Opaque; copy it from the `Link: rel="next"` header of the previous page.'),
     ),
   ),

@@ -1,5 +1,6 @@
 /** Whole-storage helpers for seeding and reading every pet (the test kit, the service worker's demo). */
 import * as v from 'valibot';
+import { problemsInOneLine } from './issues.ts';
 import { NewPetSchema, type Pet, type PetStatus } from './pet.ts';
 import type { PetStorage } from './pet-storage.ts';
 
@@ -8,7 +9,7 @@ export class InvalidSeedError extends TypeError {
   constructor(
     /** Its 0-based position in the list. */
     readonly index: number,
-    /** What is wrong with it, e.g. `must not be empty → at name`. */
+    /** What is wrong with it, each problem once, e.g. `name must not be empty; categoryId is required`. */
     readonly reason: string,
   ) {
     super(`seed: pet ${index} is invalid: ${reason}`);
@@ -24,15 +25,7 @@ export class InvalidSeedError extends TypeError {
 export async function seedPets(storage: PetStorage, pets: readonly unknown[], defaultStatus?: PetStatus): Promise<Pet[]> {
   const valid = pets.map((pet, index) => {
     const result = v.safeParse(NewPetSchema, pet);
-    // valibot's summary is lines like "× must not be empty" and "  → at name": one line here.
-    if (!result.success)
-      throw new InvalidSeedError(
-        index,
-        v
-          .summarize(result.issues)
-          .replace(/×\s*/g, '')
-          .replace(/\s*\n\s*/g, ' '),
-      );
+    if (!result.success) throw new InvalidSeedError(index, problemsInOneLine(result.issues));
     const status = result.output.status ?? defaultStatus;
     return status === undefined ? result.output : { ...result.output, status };
   });

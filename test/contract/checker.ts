@@ -59,8 +59,14 @@ export function createContractChecker(document: Json) {
     } else {
       // Unknown paths (404) and wrong methods (405) belong to no operation: the shared definitions apply.
       const name = ({ 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 429: 'TooManyRequests' } as Json)[status];
-      if (!name) return [`${where}: undocumented response to an undocumented operation`];
-      responsePath = pointer('components', 'responses', name);
+      // Without a shared definition, the status class's range (4XX) that an operation of the path (any path, for an unknown one) declares.
+      const range = `${String(status)[0]}XX`;
+      const ranged = (template ? [template] : Object.keys(document.paths))
+        .flatMap((path) => Object.keys(document.paths[path]).map((verb) => [path, verb] as const))
+        .find(([path, verb]) => document.paths[path][verb]?.responses?.[range]);
+      if (name && document.components.responses?.[name]) responsePath = pointer('components', 'responses', name);
+      else if (ranged) responsePath = pointer('paths', ...ranged, 'responses', range);
+      else return [`${where}: undocumented response to an undocumented operation`];
     }
     const [response, resolvedPath] = resolve(responsePath.split('/').reduce((node: Json, key) => node[key.replace(/~1/g, '/').replace(/~0/g, '~')], document));
     if (resolvedPath) responsePath = resolvedPath;

@@ -4,73 +4,9 @@
  * Every admin response a test here receives is checked, after the test, against the admin
  * document the same server serves.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type RunningPetStore } from '../../runtimes/node/index.ts';
-import { createContractChecker, type Exchange } from '../contract/checker.ts';
-import { expectError, KEY, postPet, startServer, type TestServer } from '../helpers/server.ts';
-
-const TOKEN = 'admin-token-0123456789';
-const FREE = 'free-key-0123456789';
-
-/** A running admin server and the admin responses its test received, with their bodies read. */
-const servers: { running: RunningPetStore; exchanges: Promise<Exchange | undefined>[] }[] = [];
-afterEach(async () => {
-  const started = servers.splice(0);
-  try {
-    for (const { running, exchanges } of started) {
-      const document = await (await fetch(`${new URL(running.url).origin}/__admin/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
-      const check = createContractChecker(document);
-      const problems = (await Promise.all(exchanges)).flatMap((exchange) => (exchange ? check(exchange) : []));
-      expect(problems, 'admin responses that break the served admin document').toEqual([]);
-    }
-  } finally {
-    await Promise.all(started.map(({ running }) => running.close()));
-  }
-});
-
-/**
- * A server with the admin API on, `api` as the test servers have it, `admin(path)` a fetch of
- * `/__admin<path>` with the token and `adminWithout(path)` one without it. Not one of the
- * contract-checked test servers: the faults it injects answer outside the API's document on purpose.
- */
-async function adminServer(options: { maxBodyBytes?: number } = {}) {
-  const running = await serve({
-    port: 0,
-    onError: () => {},
-    admin: { token: TOKEN },
-    apiKeys: { [FREE]: 'free', [KEY]: { perMinute: 1_000_000, perDay: 1_000_000 } },
-    ...options,
-  });
-  const exchanges: Promise<Exchange | undefined>[] = [];
-  servers.push({ running, exchanges });
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${running.url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, ...(init.headers as Record<string, string>) } });
-  const server: TestServer = Object.assign(running, { api });
-  const origin = new URL(server.url).origin;
-  const adminWithout = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${origin}/__admin${path}`, init);
-    const { status, headers } = response;
-    const method = init.method ?? 'GET';
-    exchanges.push(
-      response
-        .clone()
-        .text()
-        .then(
-          (body) => ({ method, path: `/__admin${path}`, status, headers, body }),
-          () => undefined,
-        ),
-    );
-    return response;
-  };
-  const admin = (path: string, init: RequestInit = {}) =>
-    adminWithout(path, {
-      ...init,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-    });
-  return Object.assign(server, { admin, adminWithout });
-}
-
-const json = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body) });
+import { describe, expect, it } from 'vitest';
+import { adminServer, json, TOKEN } from '../helpers/admin-server.ts';
+import { expectError, postPet, startServer } from '../helpers/server.ts';
 
 describe('the admin API', () => {
   it('is a 404 when the admin option is off', async () => {
@@ -113,58 +49,19 @@ describe('the admin API', () => {
       'invalid_request',
     );
     expect(bad).toMatchObject({ message: 'Invalid body: 1.name must not be empty.', details: [{ field: '1.name', message: 'must not be empty' }] });
+    const notPets = await expectError(await server.admin('/seed', json([{ name: 'Kit', categoryId: 3 }, 5, { name: 7 }])), 400, 'invalid_request');
+    expect(notPets).toMatchObject({
+      message: 'Invalid body: 1 must be an object; 2.name must be a string; 2.categoryId is required.',
+      details: [
+        { field: '1', message: 'must be an object' },
+        { field: '2.name', message: 'must be a string' },
+        { field: '2.categoryId', message: 'is required' },
+      ],
+    });
     const notAList = await expectError(await server.admin('/seed', json({ name: 'Rex' })), 400, 'invalid_request');
     expect(notAList.details).toEqual([{ field: 'body', message: 'must be a JSON array of pets, each like a POST /pets body' }]);
     expect(await (await server.admin('/pets')).json()).toHaveLength(2);
     expect((await (await server.api('/pets')).json()).map((pet: { name: string }) => pet.name)).toEqual(['Rex', 'Tom']);
-  });
-
-  it('moves the clock: a free key limited for the minute is admitted again after advancing 60 s, and set takes an ISO date', async () => {
-    const server = await adminServer();
-    const set = await server.admin('/clock', json({ set: '2026-06-01T12:00:00Z' }));
-    expect(await set.json()).toEqual({ now: '2026-06-01T12:00:00.000Z' });
-    const asFree = { headers: { authorization: `Bearer ${FREE}` } };
-    for (let i = 0; i < 60; i++) expect((await server.api('/pets', asFree)).status).toBe(200);
-    await expectError(await server.api('/pets', asFree), 429, 'rate_limited');
-    expect(await (await server.admin('/clock', json({ advanceMs: 60_000 }))).json()).toEqual({ now: '2026-06-01T12:01:00.000Z' });
-    expect((await server.api('/pets', asFree)).status).toBe(200);
-    expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:01:00.000Z' });
-    const backwards = await expectError(await server.admin('/clock', json({ advanceMs: -1 })), 400, 'invalid_request');
-    expect(backwards.details).toEqual([{ field: 'advanceMs', message: 'must be a number of milliseconds, 0 or more' }]);
-    const soon = await expectError(await server.admin('/clock', json({ set: 'soon' })), 400, 'invalid_request');
-    expect(soon.details).toEqual([{ field: 'set', message: 'must be an ISO date-time like "2026-01-01T00:00:00Z"' }]);
-    expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:01:00.000Z' });
-  });
-
-  it('refuses to move the clock past the Date range with a 400 naming the range, and the store keeps answering', async () => {
-    const server = await adminServer();
-    await server.admin('/clock', json({ set: '2026-06-01T12:00:00Z' }));
-    const past = await expectError(await server.admin('/clock', json({ advanceMs: 8_640_000_000_000_000 })), 400, 'invalid_request');
-    expect(past.details).toEqual([
-      {
-        field: 'advanceMs',
-        message: `must keep the clock within the Date range (8640000000000000 ms either side of 1970, up to +275760-09-13T00:00:00.000Z): at most ${8.64e15 - Date.parse('2026-06-01T12:00:00Z')} ms from now`,
-      },
-    ]);
-    expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:00:00.000Z' });
-    expect((await server.api('/pets')).status).toBe(200);
-    // As far as the range goes, and no further.
-    expect(await (await server.admin('/clock', json({ advanceMs: 8.64e15 - Date.parse('2026-06-01T12:00:00Z') }))).json()).toEqual({
-      now: '+275760-09-13T00:00:00.000Z',
-    });
-    await expectError(await server.admin('/clock', json({ advanceMs: 1 })), 400, 'invalid_request');
-    expect((await server.api('/pets')).status).toBe(200);
-  });
-
-  it('takes exactly one of advanceMs and set, and no other field', async () => {
-    const server = await adminServer();
-    const message = 'must be {"advanceMs": <ms>} or {"set": "<ISO date>"}';
-    const both = await expectError(await server.admin('/clock', json({ advanceMs: 1, set: '2026-06-01T12:00:00Z' })), 400, 'invalid_request');
-    expect(both.details).toEqual([{ field: 'body', message }]);
-    const neither = await expectError(await server.admin('/clock', json({})), 400, 'invalid_request');
-    expect(neither.details).toEqual([{ field: 'body', message }]);
-    const other = await expectError(await server.admin('/clock', json({ advanceMs: 1, by: 2 })), 400, 'invalid_request');
-    expect(other.details).toEqual([{ field: 'by', message: `is not a field: the body ${message}` }]);
   });
 
   it('injects faults by JSON, lists them pending, refuses a bad one with a 400 naming the field, and DELETE clears them', async () => {
@@ -206,8 +103,14 @@ describe('the admin API', () => {
     expect(await refusal({ network: 'hang', afterHandling: true })).toEqual([
       { field: 'afterHandling', message: 'must be used with status or network "reset"' },
     ]);
+    expect(await refusal({ status: 503, path: 'v1/pets' })).toEqual([
+      { field: 'path', message: 'must start with "/", like "/v1/pets": a path without it matches no request' },
+    ]);
+    expect(await refusal({ status: 503, times: 2 ** 53 })).toEqual([
+      { field: 'times', message: 'must be a positive integer or "always" (at most 9007199254740991)' },
+    ]);
     expect(await refusal({ status: 503, times: 0, probability: 2 })).toEqual([
-      { field: 'times', message: 'must be a positive integer or "always"' },
+      { field: 'times', message: 'must be a positive integer or "always" (at most 9007199254740991)' },
       { field: 'probability', message: 'must be a number from 0 to 1' },
     ]);
     expect(await (await server.admin('/faults')).json()).toEqual([]);
@@ -323,5 +226,19 @@ describe('the admin API', () => {
     await expectError(wrong, 405, 'method_not_allowed');
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
     await expectError(await server.admin('/nothing'), 404, 'not_found');
+  });
+
+  it('answers HEAD as GET without the body and OPTIONS with Allow on every path, as its document declares', async () => {
+    const server = await adminServer();
+    const document = await (await server.admin('/openapi.json')).json();
+    for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
+      const options = await server.admin(path.slice('/__admin'.length), { method: 'OPTIONS' });
+      expect([path, options.status, options.headers.get('allow')]).toEqual([path, 204, expect.any(String)]);
+      expect([path, 'options', item.options]).toEqual([path, 'options', expect.anything()]);
+      if (!item.get) continue;
+      expect([path, 'head', item.head]).toEqual([path, 'head', expect.anything()]);
+      const head = await server.admin(path.slice('/__admin'.length), { method: 'HEAD' });
+      expect([path, head.status, await head.text()]).toEqual([path, 200, '']);
+    }
   });
 });

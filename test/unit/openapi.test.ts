@@ -1,12 +1,23 @@
-/** The served OpenAPI documents, the API's and the admin API's: valid 3.1, generated from the validating schemas. */
+/** The API's served OpenAPI document: valid 3.1, generated from the validating schemas, declaring every method, status and header the server answers with. */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createPetStore } from '../../compose/index.ts';
-import { adminOpenApiDocument } from '../../controls/admin-openapi.ts';
-import { ClockChangeSchema, FaultRuleSchema } from '../../controls/admin-schemas.ts';
+import { encodeCursor } from '../../src/operations/inputs.ts';
+import { RESERVED_BODY_KEYS as RESERVED_KEYS } from '../../src/operations/openapi-parts.ts';
 import { NewPetSchema } from '../../src/storage/pet.ts';
+
+const KEY = 'openapi-key-0123456789';
+const QUOTA_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'];
+const CORS_HEADERS = [
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Methods',
+  'Access-Control-Allow-Headers',
+  'Access-Control-Expose-Headers',
+  'Access-Control-Max-Age',
+  'Vary',
+];
 
 async function servedDocument(options = {}) {
   const response = await createPetStore(options).fetch('http://localhost/v1/openapi.json');
@@ -47,31 +58,161 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  it('declares every operation with every status it can answer', async () => {
+  it('declares every operation with every status it can answer, HEAD and OPTIONS included, a fault\u2019s 503 and any other 4xx or 5xx', async () => {
     const { paths } = await servedDocument();
-    const statuses = (operation: { responses: object }) => Object.keys(operation.responses).sort();
-    expect(statuses(paths['/pets'].get)).toEqual(['200', '400', '401', '429', '500']);
-    expect(statuses(paths['/pets'].post)).toEqual(['201', '400', '401', '413', '415', '422', '429', '500']);
-    expect(statuses(paths['/pets/{petId}'].get)).toEqual(['200', '400', '401', '404', '410', '429', '500']);
-    expect(statuses(paths['/openapi.json'].get)).toEqual(['200', '429']);
+    const operations = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { responses?: object }>)
+        .filter(([, operation]) => operation.responses)
+        .map(([method, operation]) => `${method.toUpperCase()} ${path}: ${Object.keys(operation.responses!).join(' ')}`),
+    );
+    expect(operations).toEqual([
+      'GET /pets: 200 400 401 429 500 503 4XX 5XX',
+      'HEAD /pets: 200 400 401 429 500 503 4XX 5XX',
+      'POST /pets: 201 400 401 413 415 422 429 500 503 4XX 5XX',
+      'OPTIONS /pets: 204 400 401 429 500 503 4XX 5XX',
+      'GET /pets/{petId}: 200 400 401 404 410 429 500 503 4XX 5XX',
+      'HEAD /pets/{petId}: 200 400 401 404 410 429 500 503 4XX 5XX',
+      'OPTIONS /pets/{petId}: 204 400 401 429 500 503 4XX 5XX',
+      'GET /openapi.json: 200 400 429 500 503 4XX 5XX',
+      'HEAD /openapi.json: 200 400 429 500 503 4XX 5XX',
+      'OPTIONS /openapi.json: 204 400 429 500 503 4XX 5XX',
+    ]);
     expect(paths['/pets/{petId}'].get.deprecated).toBe(true);
+    expect(paths['/pets/{petId}'].head.deprecated).toBe(true);
     expect(paths['/openapi.json'].get.security).toEqual([]);
+    expect(paths['/openapi.json'].options.security).toEqual([]);
   });
 
-  it('declares the bearer scheme, the Error body and the headers we send', async () => {
+  it('lists as operations exactly the methods each path answers: what OPTIONS puts in Allow', async () => {
+    const document = await servedDocument();
+    const store = createPetStore({ apiKeys: { [KEY]: 'free' } });
+    for (const [path, item] of Object.entries(document.paths)) {
+      const answer = await store.fetch(`http://localhost/v1${path.replace('{petId}', '1')}`, {
+        method: 'OPTIONS',
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      expect([path, answer.status]).toEqual([path, 204]);
+      const declared = Object.keys(item as object).filter((key) => key !== 'parameters');
+      expect([path, answer.headers.get('allow')?.toLowerCase().split(', ').sort()]).toEqual([path, declared.sort()]);
+    }
+  });
+
+  it('gives every HEAD the responses of its GET without their bodies', async () => {
+    const document = await servedDocument();
+    const resolve = (response: { $ref?: string }) => (response.$ref ? document.components.responses[response.$ref.split('/').at(-1)!] : response);
+    for (const [path, item] of Object.entries<Record<string, { responses: Record<string, { $ref?: string }> }>>(document.paths)) {
+      expect([path, Object.keys(item.head!.responses)]).toEqual([path, Object.keys(item.get!.responses)]);
+      for (const [status, response] of Object.entries(item.head!.responses)) {
+        const { content, ...rest } = resolve(item.get!.responses[status]!);
+        expect([path, status, content]).toEqual([path, status, expect.anything()]);
+        expect([path, status, resolve(response)]).toEqual([path, status, rest]);
+      }
+    }
+  });
+
+  it('declares 503 with a required Retry-After on every operation, as --fail-rate and injected faults answer', async () => {
+    const document = await servedDocument();
+    const unavailable = document.components.responses.ServiceUnavailable;
+    expect(unavailable.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(document.components.headers['Retry-After'].required).toBe(true);
+    expect(unavailable.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    for (const [path, item] of Object.entries<Record<string, { responses?: Record<string, { $ref?: string; headers?: Record<string, unknown> }> }>>(
+      document.paths,
+    )) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!operation.responses) continue;
+        const declared = operation.responses['503'];
+        const retryAfter = declared?.$ref === '#/components/responses/ServiceUnavailable' || declared?.headers?.['Retry-After'] !== undefined;
+        expect([method, path, retryAfter]).toEqual([method, path, true]);
+      }
+    }
+  });
+
+  it('requires no header on a 400: the edge refuses a malformed Host or a repeated Authorization before the request is counted', async () => {
+    const document = await servedDocument();
+    const required = (response: { headers: Record<string, { $ref?: string; required?: boolean }> }) =>
+      Object.entries(response.headers)
+        .filter(([, header]) => (header.$ref ? document.components.headers[header.$ref.split('/').at(-1)!] : header).required)
+        .map(([name]) => name);
+    expect(required(document.components.responses.BadRequest)).toEqual([]);
+    // GET /pets/{petId} repeats its 400 to add its own headers: optional there too.
+    expect(required(document.paths['/pets/{petId}'].get.responses['400'])).toEqual([]);
+    // What the limits step counted always carries the quota headers.
+    expect(required(document.components.responses.Unauthorized)).toEqual(['WWW-Authenticate', ...QUOTA_HEADERS]);
+  });
+
+  it('declares the bearer scheme, the Error body and the headers we send, CORS included', async () => {
     const document = await servedDocument();
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.components.schemas.Error.required).toEqual(['code', 'message', 'status']);
     const getPet200 = document.paths['/pets/{petId}'].get.responses['200'];
-    const quotaHeaders = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
-    expect(Object.keys(getPet200.headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset', ...quotaHeaders].sort());
+    expect(Object.keys(getPet200.headers).sort()).toEqual(['Deprecation', 'Link', 'Sunset', ...QUOTA_HEADERS, ...CORS_HEADERS].sort());
     for (const response of Object.values(document.components.responses) as { headers: object }[]) {
-      expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(quotaHeaders));
+      expect(Object.keys(response.headers)).toEqual(expect.arrayContaining([...QUOTA_HEADERS, ...CORS_HEADERS]));
     }
     expect(document.components.responses.TooManyRequests.headers['Retry-After']).toBeDefined();
     expect(document.paths['/pets'].get.responses['200'].headers.Link).toBeDefined();
     expect(document.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeDefined();
-    expect(document.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
+    // A 405 answers a method no operation lists: its Allow is the one OPTIONS sends, and the 4xx range declares it.
+    expect(document.paths['/pets'].options.responses['204'].headers.Allow).toEqual({ $ref: '#/components/headers/Allow' });
+    expect(document.components.responses.OtherClientError.headers.Allow).toBeDefined();
+    expect(document.info.description).toContain('405 `method_not_allowed` with `Allow`');
+  });
+
+  it('sends no header its document does not declare, CORS on or off', async () => {
+    const document = await servedDocument();
+    for (const cors of [undefined, '*'] as const) {
+      const store = createPetStore({ apiKeys: { [KEY]: 'free' }, ...(cors && { cors }) });
+      const headers = { authorization: `Bearer ${KEY}`, origin: 'https://app.example' };
+      const answers = {
+        '/pets get 200': await store.fetch('http://localhost/v1/pets', { headers }),
+        '/pets options 204': await store.fetch('http://localhost/v1/pets', { method: 'OPTIONS', headers }),
+        '/pets/{petId} get 404': await store.fetch('http://localhost/v1/pets/7', { headers }),
+      };
+      for (const [where, answer] of Object.entries(answers)) {
+        const [path, method, status] = where.split(' ') as [string, string, string];
+        const declared = document.paths[path][method].responses[status];
+        const response = declared.$ref ? document.components.responses[declared.$ref.split('/').at(-1)] : declared;
+        const names = Object.keys(response.headers).map((name) => name.toLowerCase());
+        const undeclared = [...answer.headers.keys()].filter((name) => name !== 'content-type' && !names.includes(name));
+        expect([cors, where, answer.status, undeclared]).toEqual([cors, where, Number(status), []]);
+      }
+    }
+  });
+
+  it('refuses a body with a reserved key at any depth, as POST /pets does', async () => {
+    const document = await servedDocument();
+    const validate = schemaValidator(document, '/components/schemas/NewPet');
+    const store = createPetStore({ apiKeys: { [KEY]: 'business' } });
+    const post = (body: string) =>
+      store.fetch('http://localhost/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
+    const bodies = [
+      '{"name":"Rex","categoryId":1}',
+      '{"name":"Rex","categoryId":1,"toy":{"kind":"ball","sizes":[1,{"cm":3}]}}',
+      '{"name":"prototype","categoryId":1,"note":"constructor"}',
+      ...RESERVED_KEYS.flatMap((key) => [
+        `{"name":"Rex","categoryId":1,"${key}":{}}`,
+        `{"name":"Rex","categoryId":1,"toy":{"${key}":1}}`,
+        `{"name":"Rex","categoryId":1,"toys":[1,[{"${key}":null}]]}`,
+      ]),
+    ];
+    for (const body of bodies) {
+      const accepted = (await post(body)).status === 201;
+      expect([body, validate(JSON.parse(body))]).toEqual([body, accepted]);
+    }
+  });
+
+  it('describes cursor with the pattern every cursor the server writes matches, and refuses text outside it', async () => {
+    const document = await servedDocument();
+    const cursor = document.paths['/pets'].get.parameters.find((p: { name: string }) => p.name === 'cursor');
+    const pattern = new RegExp(cursor.schema.pattern);
+    for (const id of [1, 20, 2 ** 53 - 1]) expect(encodeCursor(id)).toMatch(pattern);
+    const store = createPetStore({ apiKeys: { [KEY]: 'free' } });
+    for (const text of ['a'.repeat(33), 'p1:1', 'cDE6MQ==']) {
+      expect(text).not.toMatch(pattern);
+      const answer = await store.fetch(`http://localhost/v1/pets?cursor=${encodeURIComponent(text)}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(answer.status).toBe(400);
+    }
   });
 
   it('describes limit as an integer from 1 to 100 defaulting to 20', async () => {
@@ -86,138 +227,9 @@ describe('GET /v1/openapi.json', () => {
   });
 });
 
-const ADMIN_TOKEN = 'admin-token-0123456789';
-
-async function servedAdminDocument(options = {}) {
-  const store = createPetStore({ admin: { token: ADMIN_TOKEN }, ...options });
-  const response = await store.fetch('http://localhost/__admin/openapi.json', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('application/json');
-  return response.json();
-}
-
 /** A validator for the schema at `pointer` in `document`, its references resolved within it. */
 function schemaValidator(document: object, pointer: string) {
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
-  ajv.addSchema({ ...document, $id: 'https://admin.test/openapi.json' });
-  return ajv.getSchema(`https://admin.test/openapi.json#${pointer}`)!;
+  ajv.addSchema({ ...document, $id: 'https://api.test/openapi.json' });
+  return ajv.getSchema(`https://api.test/openapi.json#${pointer}`)!;
 }
-
-describe('GET /__admin/openapi.json', () => {
-  it('is a valid OpenAPI 3.1 document by @apidevtools/swagger-parser', async () => {
-    const document = await servedAdminDocument();
-    expect(document.openapi).toBe('3.1.0');
-    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
-  });
-
-  it('judges fault rules exactly as the valibot schema POST /__admin/faults validates with', async () => {
-    const validate = schemaValidator(await servedAdminDocument(), '/components/schemas/FaultRule');
-    const samples = [
-      { status: 503 },
-      { status: 429, code: 'key_banned', message: 'Banned.', retryAfterSeconds: 86_400, times: 'always', probability: 0.5, method: 'post', path: '/v1/pets' },
-      { network: 'reset', afterHandling: true },
-      { network: 'hang', delayMs: 10 },
-      { delayMs: 2 ** 31 - 1, times: 3 },
-      { status: 500, afterHandling: false },
-      {},
-      { delayMs: 0 },
-      { method: 'GET' },
-      { status: 503, network: 'reset' },
-      { code: 'gone' },
-      { message: 'no status' },
-      { network: 'hang', afterHandling: true },
-      { afterHandling: true, delayMs: 5 },
-      { status: 399 },
-      { status: 600 },
-      { status: 503.5 },
-      { status: '503' },
-      { status: 503, code: 'teapot' },
-      { network: 'drop' },
-      { delayMs: -1 },
-      { delayMs: 2 ** 31 },
-      { status: 503, times: 0 },
-      { status: 503, times: 1.5 },
-      { status: 503, times: 'never' },
-      { status: 503, probability: 1.01 },
-      { status: 503, method: 'GET /' },
-      { status: 503, path: 7 },
-      { status: 503, retryAfterSeconds: 0 },
-      { status: 503, retryAfterSeconds: 86_401 },
-      { status: 503, stauts: 500 },
-    ];
-    for (const sample of samples) {
-      expect([sample, validate(sample)]).toEqual([sample, v.is(FaultRuleSchema, sample)]);
-    }
-  });
-
-  it('judges clock changes exactly as the valibot schema POST /__admin/clock validates with', async () => {
-    const validate = schemaValidator(await servedAdminDocument(), '/components/schemas/ClockChange');
-    const samples = [
-      { advanceMs: 60_000 },
-      { advanceMs: 0.5 },
-      { set: '2026-06-01T12:00:00Z' },
-      { set: '2026-06-01T12:00:00.123+02:00' },
-      {},
-      { advanceMs: 1, set: '2026-06-01T12:00:00Z' },
-      { advanceMs: -1 },
-      { advanceMs: '60000' },
-      { set: 1_780_315_200_000 },
-      { advanceMs: 1, by: 2 },
-    ];
-    for (const sample of samples) {
-      expect([sample, validate(sample)]).toEqual([sample, v.is(ClockChangeSchema, sample)]);
-    }
-  });
-
-  it('declares every operation with an operationId, a tag and every status it can answer, errors with the Error body', async () => {
-    const document = await servedAdminDocument();
-    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, { operationId: string; tags: string[]; responses: Record<string, unknown> }>).map(([method, operation]) => ({
-        path,
-        method,
-        ...operation,
-      })),
-    );
-    expect(
-      operations.map(({ method, path, operationId, tags, responses }) => [`${method.toUpperCase()} ${path}`, operationId, tags, Object.keys(responses).sort()]),
-    ).toEqual([
-      ['POST /__admin/reset', 'resetStore', ['store'], ['204', '401']],
-      ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415']],
-      ['GET /__admin/pets', 'listAllPets', ['store'], ['200', '401']],
-      ['GET /__admin/clock', 'getClock', ['clock'], ['200', '401']],
-      ['POST /__admin/clock', 'moveClock', ['clock'], ['200', '400', '401', '413', '415']],
-      ['GET /__admin/faults', 'listFaults', ['faults'], ['200', '401']],
-      ['POST /__admin/faults', 'injectFault', ['faults'], ['201', '400', '401', '413', '415']],
-      ['DELETE /__admin/faults', 'clearFaults', ['faults'], ['204', '401']],
-      ['GET /__admin/requests', 'listRequests', ['journal'], ['200', '401']],
-      ['DELETE /__admin/requests', 'clearRequests', ['journal'], ['204', '401']],
-      ['GET /__admin/openapi.json', 'getAdminOpenApiDocument', ['document'], ['200', '401']],
-    ]);
-    const { responses } = document.components;
-    expect(Object.keys(responses)).toEqual(['BadRequest', 'Unauthorized', 'NotFound', 'MethodNotAllowed', 'PayloadTooLarge', 'UnsupportedMediaType']);
-    for (const response of Object.values(responses) as { content: object }[]) {
-      expect(response.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
-    }
-    expect(responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
-    expect(responses.MethodNotAllowed.headers.Allow).toEqual({ $ref: '#/components/headers/Allow' });
-    expect(document.paths['/__admin/seed'].post.requestBody.content['application/json'].schema.items).toEqual({ $ref: '#/components/schemas/NewPet' });
-  });
-
-  it('describes the items GET /__admin/faults lists as the rule with its id and what it has left', async () => {
-    const document = await servedAdminDocument();
-    expect(document.paths['/__admin/faults'].get.responses['200'].content['application/json'].schema).toEqual({
-      type: 'array',
-      items: { $ref: '#/components/schemas/PendingFault' },
-    });
-    const validate = schemaValidator(document, '/components/schemas/PendingFault');
-    expect(validate({ status: 503, method: 'POST', path: '/v1/pets', times: 2, id: 'fault-1', left: 2 })).toBe(true);
-    expect(validate({ delayMs: 10, times: 'always', id: 'fault-2', left: 'always' })).toBe(true);
-    expect(validate({ status: 503, left: 1 })).toBe(false);
-  });
-
-  it('names the mount root as its server, a relative URL as the API document does', async () => {
-    expect((await servedAdminDocument()).servers).toEqual([{ url: '/' }]);
-    // What it says when the admin routes are told the prefix a host mounted the store under.
-    expect(adminOpenApiDocument('/api').servers).toEqual([{ url: '/api' }]);
-  });
-});

@@ -1,0 +1,108 @@
+/** The clock's admin bodies as valibot schemas: a change (`POST /__admin/clock`) bounded to the Date range, and the time it answers. */
+import * as v from 'valibot';
+import { documented } from './documented-check.ts';
+
+/** The Date range: a time further than this from 1970 (ms, either way) has no date, so no clock may go there. */
+const MAX_TIME_MS = 8.64e15;
+
+const CLOCK_CHANGE = 'must be {"advanceMs": <ms>} or {"set": "<ISO date>"}';
+const ADVANCE = 'must be a number of milliseconds, 0 or more';
+const SET = 'must be an ISO date-time like "2026-01-01T00:00:00Z"';
+/** Where Date ends, either way: what a clock may show. */
+const DATE_RANGE = `the Date range, ${new Date(-MAX_TIME_MS).toISOString()} to ${new Date(MAX_TIME_MS).toISOString()}`;
+
+/**
+ * An ISO 8601 date-time as Date reads it everywhere: seconds, an optional fraction, `Z` or an
+ * offset; the year in four digits, or signed in six as toISOString writes years outside 0000-9999.
+ */
+const ISO_DATE_TIME =
+  /^(?:[0-9]{4}|[+-][0-9]{6})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$/;
+
+/** Whether the text's year, month and day name a day of the calendar (Date.parse reads 2026-02-30 as March 2). */
+function dayExists(time: string): boolean {
+  const [, year, month, day] = /^([+-]?[0-9]+)-([0-9]{2})-([0-9]{2})/.exec(time)!.map(Number) as [number, number, number, number];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+/** The fields of a clock change, each checked alone. */
+const ClockChangeObject = v.strictObject(
+  {
+    advanceMs: v.optional(
+      v.pipe(
+        v.number(ADVANCE),
+        v.minValue(0, ADVANCE),
+        // No clock can go further than across the whole range; how far this one may go is clockChangeFrom's.
+        v.maxValue(2 * MAX_TIME_MS, `must keep the clock within ${DATE_RANGE}`),
+        v.description(`Move the clock forward this many milliseconds; it must stay within ${DATE_RANGE}.`),
+      ),
+    ),
+    set: v.optional(
+      v.pipe(
+        v.string(SET),
+        v.regex(ISO_DATE_TIME, SET),
+        v.check((time) => !ISO_DATE_TIME.test(time) || dayExists(time), 'names a day the calendar does not have'),
+        v.check((time) => !ISO_DATE_TIME.test(time) || !dayExists(time) || Number.isFinite(Date.parse(time)), `must be within ${DATE_RANGE}`),
+        v.description(
+          'Put the clock at this time: an ISO 8601 date-time with seconds and `Z` or an offset; a year outside 0000-9999 in six digits with a sign, ' +
+            `as the clock itself is written (+010000-01-01T00:00:00.000Z). Within ${DATE_RANGE}.`,
+        ),
+      ),
+    ),
+  },
+  (issue) => (issue.expected === 'never' ? `is not a field: the body ${CLOCK_CHANGE}` : CLOCK_CHANGE),
+);
+type ClockChange = v.InferOutput<typeof ClockChangeObject>;
+
+/**
+ * The body of `POST /__admin/clock`: exactly one of `advanceMs` and `set`. Where the clock is
+ * decides how far it may go; {@link clockChangeFrom} adds that.
+ *
+ * @example
+ * v.is(ClockChangeSchema, { set: '+010000-01-01T00:00:00.000Z' }); // true
+ */
+export const ClockChangeSchema = v.pipe(
+  ClockChangeObject,
+  documented(
+    v.check<ClockChange, string>((change) => (change.advanceMs === undefined) !== (change.set === undefined), CLOCK_CHANGE),
+    { oneOf: [{ required: ['advanceMs'] }, { required: ['set'] }] },
+  ),
+  v.title('ClockChange'),
+);
+
+/**
+ * {@link ClockChangeSchema} for a clock at `now` (epoch ms): `advanceMs` may not take it past the Date range.
+ *
+ * @example
+ * const change = parseInput(clockChangeFrom(controls.clock.now()), await body(), 'body');
+ */
+export function clockChangeFrom(now: number) {
+  const most = MAX_TIME_MS - now;
+  return v.pipe(
+    ClockChangeSchema,
+    v.forward<ClockChange, v.CheckIssue<ClockChange>, ['advanceMs']>(
+      v.check<ClockChange, string>(
+        // Past twice the range the field's own bound has said so: one problem, told once.
+        (change) => change.advanceMs === undefined || change.advanceMs > 2 * MAX_TIME_MS || change.advanceMs <= most,
+        `must keep the clock within ${DATE_RANGE}: at most ${most} ms from now`,
+      ),
+      ['advanceMs'],
+    ),
+  );
+}
+
+/**
+ * How the admin API writes a time (Date's toISOString): a clock set past the year 9999 has a six-digit year.
+ *
+ * @example
+ * v.pipe(v.string(), v.description(`When it was answered, ${ISO_OUTPUT}`));
+ */
+export const ISO_OUTPUT = 'in ISO 8601 as Date.prototype.toISOString writes it (2026-01-01T00:00:00.000Z; years past 9999 or before 0 as +275760 or -000001).';
+
+/**
+ * The answer of `GET` and `POST /__admin/clock`.
+ *
+ * @example
+ * v.is(ClockTimeSchema, { now: '2026-06-01T12:00:00.000Z' }); // true
+ */
+export const ClockTimeSchema = v.pipe(v.strictObject({ now: v.pipe(v.string(), v.description(`The store\u2019s time, ${ISO_OUTPUT}`)) }), v.title('ClockTime'));

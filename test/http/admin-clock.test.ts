@@ -1,0 +1,88 @@
+/** The admin API's clock on a real node:http server: moved by hand, held within the Date range, every refusal a 400 naming what it may be. */
+import { describe, expect, it } from 'vitest';
+import { adminServer, FREE, json } from '../helpers/admin-server.ts';
+import { expectError } from '../helpers/server.ts';
+
+/** How the admin API names the times a clock may show. */
+const DATE_RANGE = 'the Date range, -271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z';
+
+describe('POST /__admin/clock', () => {
+  it('moves the clock: a free key limited for the minute is admitted again after advancing 60 s, and set takes an ISO date', async () => {
+    const server = await adminServer();
+    const set = await server.admin('/clock', json({ set: '2026-06-01T12:00:00Z' }));
+    expect(await set.json()).toEqual({ now: '2026-06-01T12:00:00.000Z' });
+    const asFree = { headers: { authorization: `Bearer ${FREE}` } };
+    for (let i = 0; i < 60; i++) expect((await server.api('/pets', asFree)).status).toBe(200);
+    await expectError(await server.api('/pets', asFree), 429, 'rate_limited');
+    expect(await (await server.admin('/clock', json({ advanceMs: 60_000 }))).json()).toEqual({ now: '2026-06-01T12:01:00.000Z' });
+    expect((await server.api('/pets', asFree)).status).toBe(200);
+    expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:01:00.000Z' });
+    const backwards = await expectError(await server.admin('/clock', json({ advanceMs: -1 })), 400, 'invalid_request');
+    expect(backwards.details).toEqual([{ field: 'advanceMs', message: 'must be a number of milliseconds, 0 or more' }]);
+    const soon = await expectError(await server.admin('/clock', json({ set: 'soon' })), 400, 'invalid_request');
+    expect(soon.details).toEqual([{ field: 'set', message: 'must be an ISO date-time like "2026-01-01T00:00:00Z"' }]);
+    expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:01:00.000Z' });
+  });
+
+  it('refuses to move the clock past the Date range with a 400 naming the range, and the store keeps answering', async () => {
+    const server = await adminServer();
+    await server.admin('/clock', json({ set: '2026-06-01T12:00:00Z' }));
+    const past = await expectError(await server.admin('/clock', json({ advanceMs: 8_640_000_000_000_000 })), 400, 'invalid_request');
+    expect(past.details).toEqual([
+      {
+        field: 'advanceMs',
+        message: `must keep the clock within ${DATE_RANGE}: at most ${8.64e15 - Date.parse('2026-06-01T12:00:00Z')} ms from now`,
+      },
+    ]);
+    expect(await (await server.admin('/clock')).json()).toEqual({ now: '2026-06-01T12:00:00.000Z' });
+    expect((await server.api('/pets')).status).toBe(200);
+    // As far as the range goes, and no further.
+    expect(await (await server.admin('/clock', json({ advanceMs: 8.64e15 - Date.parse('2026-06-01T12:00:00Z') }))).json()).toEqual({
+      now: '+275760-09-13T00:00:00.000Z',
+    });
+    await expectError(await server.admin('/clock', json({ advanceMs: 1 })), 400, 'invalid_request');
+    expect((await server.api('/pets')).status).toBe(200);
+  });
+
+  it('refuses advanceMs far past the Date range with one problem that names the range', async () => {
+    const server = await adminServer();
+    const far = await expectError(await server.admin('/clock', json({ advanceMs: 1e300 })), 400, 'invalid_request');
+    expect(far).toMatchObject({ message: `Invalid body: advanceMs must keep the clock within ${DATE_RANGE}.`, details: [{ field: 'advanceMs' }] });
+    expect(far.details).toHaveLength(1);
+  });
+
+  it('sets the clock to any time it can show, years past 9999 and both ends of the Date range included, and names the range past them', async () => {
+    const server = await adminServer();
+    for (const now of ['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+010000-01-01T00:00:00.000Z', '-000001-06-01T12:00:00.000Z']) {
+      expect(await (await server.admin('/clock', json({ set: now }))).json()).toEqual({ now });
+      // What GET shows, set takes back.
+      expect(await (await server.admin('/clock', json({ set: (await (await server.admin('/clock')).json()).now }))).json()).toEqual({ now });
+    }
+    for (const set of ['+275760-09-13T00:00:00.001Z', '-271821-04-19T23:59:59.999Z', '+999999-01-01T00:00:00Z']) {
+      const refused = await expectError(await server.admin('/clock', json({ set })), 400, 'invalid_request');
+      expect([set, refused.details]).toEqual([set, [{ field: 'set', message: `must be within ${DATE_RANGE}` }]]);
+    }
+    expect((await server.api('/pets')).status).toBe(200);
+  });
+
+  it('refuses a day the calendar does not have rather than moving the clock to another one', async () => {
+    const server = await adminServer();
+    await server.admin('/clock', json({ set: '2026-06-01T12:00:00Z' }));
+    for (const set of ['2026-02-29T12:00:00Z', '2026-04-31T00:00:00Z', '1900-02-29T00:00:00Z']) {
+      const refused = await expectError(await server.admin('/clock', json({ set })), 400, 'invalid_request');
+      expect([set, refused.details]).toEqual([set, [{ field: 'set', message: 'names a day the calendar does not have' }]]);
+    }
+    expect(await (await server.admin('/clock', json({ set: '2028-02-29T12:00:00+02:00' }))).json()).toEqual({ now: '2028-02-29T10:00:00.000Z' });
+  });
+
+  it('takes exactly one of advanceMs and set, and no other field', async () => {
+    const server = await adminServer();
+    const message = 'must be {"advanceMs": <ms>} or {"set": "<ISO date>"}';
+    const both = await expectError(await server.admin('/clock', json({ advanceMs: 1, set: '2026-06-01T12:00:00Z' })), 400, 'invalid_request');
+    expect(both.details).toEqual([{ field: 'body', message }]);
+    const neither = await expectError(await server.admin('/clock', json({})), 400, 'invalid_request');
+    expect(neither.details).toEqual([{ field: 'body', message }]);
+    const other = await expectError(await server.admin('/clock', json({ advanceMs: 1, by: 2 })), 400, 'invalid_request');
+    expect(other.details).toEqual([{ field: 'by', message: `is not a field: the body ${message}` }]);
+  });
+});

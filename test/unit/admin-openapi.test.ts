@@ -1,0 +1,203 @@
+/** The admin API's served OpenAPI document: valid 3.1, generated from the schemas that validate admin bodies, declaring every method and status it answers. */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { createPetStore } from '../../compose/index.ts';
+import { adminOpenApiDocument } from '../../controls/admin-openapi.ts';
+import { FaultRuleSchema } from '../../controls/admin-schemas.ts';
+import { ClockChangeSchema } from '../../controls/clock-schemas.ts';
+
+const ADMIN_TOKEN = 'admin-token-0123456789';
+
+async function servedAdminDocument(options = {}) {
+  const store = createPetStore({ admin: { token: ADMIN_TOKEN }, ...options });
+  const response = await store.fetch('http://localhost/__admin/openapi.json', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  return response.json();
+}
+
+/** A validator for the schema at `pointer` in `document`, its references resolved within it. */
+function schemaValidator(document: object, pointer: string) {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  ajv.addSchema({ ...document, $id: 'https://admin.test/openapi.json' });
+  return ajv.getSchema(`https://admin.test/openapi.json#${pointer}`)!;
+}
+
+describe('GET /__admin/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document by @apidevtools/swagger-parser', async () => {
+    const document = await servedAdminDocument();
+    expect(document.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
+  });
+
+  it('judges fault rules exactly as the valibot schema POST /__admin/faults validates with', async () => {
+    const validate = schemaValidator(await servedAdminDocument(), '/components/schemas/FaultRule');
+    const samples = [
+      { status: 503 },
+      { status: 429, code: 'key_banned', message: 'Banned.', retryAfterSeconds: 86_400, times: 'always', probability: 0.5, method: 'post', path: '/v1/pets' },
+      { network: 'reset', afterHandling: true },
+      { network: 'hang', delayMs: 10 },
+      { delayMs: 2 ** 31 - 1, times: 3 },
+      { status: 500, afterHandling: false },
+      {},
+      { delayMs: 0 },
+      { method: 'GET' },
+      { status: 503, network: 'reset' },
+      { code: 'gone' },
+      { message: 'no status' },
+      { network: 'hang', afterHandling: true },
+      { afterHandling: true, delayMs: 5 },
+      { status: 399 },
+      { status: 600 },
+      { status: 503.5 },
+      { status: '503' },
+      { status: 503, code: 'teapot' },
+      { network: 'drop' },
+      { delayMs: -1 },
+      { delayMs: 2 ** 31 },
+      { status: 503, times: 0 },
+      { status: 503, times: 1.5 },
+      { status: 503, times: 'never' },
+      { status: 503, probability: 1.01 },
+      { status: 503, method: 'GET /' },
+      { status: 503, path: 7 },
+      { status: 503, retryAfterSeconds: 0 },
+      { status: 503, retryAfterSeconds: 86_401 },
+      { status: 503, stauts: 500 },
+      { status: 503, path: 'v1/pets' },
+      { status: 503, path: '' },
+    ];
+    for (const sample of samples) {
+      expect([sample, validate(sample)]).toEqual([sample, v.is(FaultRuleSchema, sample)]);
+    }
+  });
+
+  it('judges clock changes exactly as the valibot schema POST /__admin/clock validates with', async () => {
+    const validate = schemaValidator(await servedAdminDocument(), '/components/schemas/ClockChange');
+    const samples = [
+      { advanceMs: 60_000 },
+      { advanceMs: 0.5 },
+      { set: '2026-06-01T12:00:00Z' },
+      { set: '2026-06-01T12:00:00.123+02:00' },
+      {},
+      { advanceMs: 1, set: '2026-06-01T12:00:00Z' },
+      { advanceMs: -1 },
+      { advanceMs: '60000' },
+      { set: 1_780_315_200_000 },
+      { advanceMs: 1, by: 2 },
+      { advanceMs: 2 * 8.64e15 + 1 },
+      { set: '+010000-01-01T00:00:00.000Z' },
+      { set: '-000001-12-31T23:59:59.999Z' },
+      { set: '2026-06-01 12:00:00Z' },
+      { set: '2026-06-01T12:00Z' },
+      { set: '2026-06-01T12:00:00+0200' },
+    ];
+    for (const sample of samples) {
+      expect([sample, validate(sample)]).toEqual([sample, v.is(ClockChangeSchema, sample)]);
+    }
+  });
+
+  it('declares every operation with an operationId, a tag and every status it can answer, errors with the Error body', async () => {
+    const document = await servedAdminDocument();
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { operationId: string; tags: string[]; description: string; responses: Record<string, unknown> }>).map(
+        ([method, operation]) => ({
+          path,
+          method,
+          ...operation,
+        }),
+      ),
+    );
+    expect(
+      operations.map(({ method, path, operationId, tags, responses }) => [`${method.toUpperCase()} ${path}`, operationId, tags, Object.keys(responses)]),
+    ).toEqual([
+      ['POST /__admin/reset', 'resetStore', ['store'], ['204', '400', '401', '4XX']],
+      ['OPTIONS /__admin/reset', 'resetStoreOptions', ['store'], ['204', '400', '401', '4XX']],
+      ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415', '4XX']],
+      ['OPTIONS /__admin/seed', 'seedPetsOptions', ['store'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/pets', 'listAllPets', ['store'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/pets', 'listAllPetsHead', ['store'], ['200', '400', '401', '4XX']],
+      ['OPTIONS /__admin/pets', 'listAllPetsOptions', ['store'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/clock', 'getClock', ['clock'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/clock', 'getClockHead', ['clock'], ['200', '400', '401', '4XX']],
+      ['POST /__admin/clock', 'moveClock', ['clock'], ['200', '400', '401', '413', '415', '4XX']],
+      ['OPTIONS /__admin/clock', 'clockOptions', ['clock'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/faults', 'listFaults', ['faults'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/faults', 'listFaultsHead', ['faults'], ['200', '400', '401', '4XX']],
+      ['POST /__admin/faults', 'injectFault', ['faults'], ['201', '400', '401', '413', '415', '4XX']],
+      ['DELETE /__admin/faults', 'clearFaults', ['faults'], ['204', '400', '401', '4XX']],
+      ['OPTIONS /__admin/faults', 'faultsOptions', ['faults'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/requests', 'listRequests', ['journal'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/requests', 'listRequestsHead', ['journal'], ['200', '400', '401', '4XX']],
+      ['DELETE /__admin/requests', 'clearRequests', ['journal'], ['204', '400', '401', '4XX']],
+      ['OPTIONS /__admin/requests', 'requestsOptions', ['journal'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/openapi.json', 'getAdminOpenApiDocument', ['document'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/openapi.json', 'getAdminOpenApiDocumentHead', ['document'], ['200', '400', '401', '4XX']],
+      ['OPTIONS /__admin/openapi.json', 'adminOpenApiDocumentOptions', ['document'], ['204', '400', '401', '4XX']],
+    ]);
+    for (const { method, path, description } of operations)
+      expect([method, path, typeof description, description.length > 0]).toEqual([method, path, 'string', true]);
+    const { responses } = document.components;
+    // No response component without an operation using it: a 404 for an unknown admin path is said in info.description.
+    expect(Object.keys(responses)).toEqual(['BadRequest', 'Unauthorized', 'PayloadTooLarge', 'UnsupportedMediaType', 'OtherClientError']);
+    for (const response of Object.values(responses) as { content: object }[]) {
+      expect(response.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
+    }
+    expect(responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
+    expect(responses.OtherClientError.headers.Allow).toEqual({ $ref: '#/components/headers/Allow.optional' });
+    expect(document.paths['/__admin/faults'].options.responses['204'].headers.Allow).toEqual({ $ref: '#/components/headers/Allow' });
+    expect(document.info.description).toContain('405 `method_not_allowed` with `Allow`');
+    expect(document.paths['/__admin/seed'].post.requestBody.content['application/json'].schema.items).toEqual({ $ref: '#/components/schemas/NewPet' });
+  });
+
+  it('lists as operations exactly the methods each admin path answers: what OPTIONS puts in Allow', async () => {
+    const document = await servedAdminDocument();
+    const store = createPetStore({ admin: { token: ADMIN_TOKEN } });
+    for (const [path, item] of Object.entries(document.paths)) {
+      const answer = await store.fetch(`http://localhost${path}`, { method: 'OPTIONS', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect([path, answer.status, answer.headers.get('allow')?.toLowerCase().split(', ').sort()]).toEqual([path, 204, Object.keys(item as object).sort()]);
+    }
+  });
+
+  it('judges seed bodies as POST /__admin/seed does, a reserved key at any depth of a pet included', async () => {
+    const validate = schemaValidator(await servedAdminDocument(), '/paths/~1__admin~1seed/post/requestBody/content/application~1json/schema');
+    const bodies = [
+      '[]',
+      '[{"name":"Rex","categoryId":1},{"name":"Tom","categoryId":2,"status":"sold","toy":{"kind":"ball"}}]',
+      '[{"name":"Rex","categoryId":1,"toy":{"constructor":1}}]',
+      '[{"name":"Rex","categoryId":1,"__proto__":{}}]',
+      '[{"name":"Rex"}]',
+      '[5]',
+      '{"name":"Rex","categoryId":1}',
+    ];
+    for (const body of bodies) {
+      const store = createPetStore({ admin: { token: ADMIN_TOKEN } });
+      const answer = await store.fetch('http://localhost/__admin/seed', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body,
+      });
+      expect([body, validate(JSON.parse(body))]).toEqual([body, answer.status === 201]);
+    }
+  });
+
+  it('describes the items GET /__admin/faults lists as the rule with its id and what it has left', async () => {
+    const document = await servedAdminDocument();
+    expect(document.paths['/__admin/faults'].get.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/PendingFault' },
+    });
+    const validate = schemaValidator(document, '/components/schemas/PendingFault');
+    expect(validate({ status: 503, method: 'POST', path: '/v1/pets', times: 2, id: 'fault-1', left: 2 })).toBe(true);
+    expect(validate({ delayMs: 10, times: 'always', id: 'fault-2', left: 'always' })).toBe(true);
+    expect(validate({ status: 503, left: 1 })).toBe(false);
+  });
+
+  it('names the mount root as its server, a relative URL as the API document does', async () => {
+    expect((await servedAdminDocument()).servers).toEqual([{ url: '/' }]);
+    // What it says when the admin routes are told the prefix a host mounted the store under.
+    expect(adminOpenApiDocument('/api').servers).toEqual([{ url: '/api' }]);
+  });
+});
