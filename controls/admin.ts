@@ -16,10 +16,17 @@ import {
   type ResolvedOptions,
 } from '../src/index.ts';
 import { adminRoutes } from './admin-routes.ts';
+import { pathAndQuery } from './journal.ts';
 import type { Controls } from './controls.ts';
 
 /** Where the admin API is mounted, under the host's mount path. */
 export const ADMIN_PATH = '/__admin';
+
+const isAdminPath = (pathname: string) => pathname === ADMIN_PATH || pathname.startsWith(`${ADMIN_PATH}/`);
+
+/** `pathname` without the host's mount prefix, when it still starts with it. */
+const pathBelowMount = (pathname: string, mountPath: string | undefined) =>
+  mountPath && pathname.startsWith(`${mountPath}/`) ? pathname.slice(mountPath.length) : pathname;
 
 /** A constant-time comparison, so the token cannot be guessed a character at a time from response times. */
 function sameSecret(given: string, expected: string): boolean {
@@ -56,18 +63,23 @@ export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, 
     return operation({ request, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });
   }
 
+  const respond = (reply: Reply, request: Request, host: Host) => render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
+
   return async (request, host) => {
     let path: string | undefined;
     try {
       const target = requestTarget(request, host);
-      if (target !== '*' && (target.pathname === ADMIN_PATH || target.pathname.startsWith(`${ADMIN_PATH}/`))) path = target.pathname.slice(ADMIN_PATH.length);
-    } catch {
-      // A target the edge refuses: the request path answers it, with its 400.
+      if (target !== '*' && isAdminPath(target.pathname)) path = target.pathname.slice(ADMIN_PATH.length);
+    } catch (refusal) {
+      // A target the edge refuses: the request path answers it with its 400 (journaled, and met by
+      // faults), unless it was meant for the admin API, which is never faulted or journaled.
+      if (isAdminPath(pathBelowMount(pathAndQuery(host.wire?.target ?? request.url).path, host.mountPath)))
+        return respond(errorReply(refusal, onError), request, host);
     }
     if (path === undefined) return handle(request, host);
     const reply = await Promise.resolve()
       .then(() => answer(request, host, path))
       .catch((error: unknown) => errorReply(error, onError));
-    return render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
+    return respond(reply, request, host);
   };
 }

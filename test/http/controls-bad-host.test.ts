@@ -57,4 +57,19 @@ describe('a request whose Host the edge refuses', () => {
     expect((await withHost(server.url, '/v1/pets', host)).status).toBe(400);
     expect(errors).toEqual([]);
   });
+
+  it.each(BAD_HOSTS)('under /__admin is the edge’s 400, never an injected fault: admin requests are not faulted (Host: %s)', async (host) => {
+    const server = await serve(createPetStore({ apiKeys: { [KEY]: 'pro' }, admin: { token: TOKEN }, onError: () => {} }), { port: 0 });
+    running.push(server);
+    const injected = await fetch(new URL('/__admin/faults', server.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 503, times: 'always' }),
+    });
+    expect(injected.status).toBe(201);
+    const response = await withHost(server.url, '/__admin/openapi.json', host);
+    expect([response.status, JSON.parse(response.body).code]).toEqual([400, 'invalid_request']);
+    const journal = await fetch(new URL('/__admin/requests', server.url), { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(await journal.json()).toEqual([]);
+  });
 });
