@@ -2,7 +2,7 @@
 import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
 import { toPetStore } from '../../compose/pet-store.ts';
-import { resolveOptions, seedPets, type Pet, type PetStoreOptions } from '../../src/index.ts';
+import { memoryLimitStore, resolveOptions, seedPets, type Pet, type PetStoreOptions } from '../../src/index.ts';
 import { idbPetStorage, type IdbPetStorage } from '../../stores/idb/index.ts';
 import { CLAIM, RESET, type WorkerReply } from './protocol.ts';
 
@@ -70,12 +70,10 @@ export interface WorkerPetStore {
  */
 export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
   const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, origin, ...storeOptions } = options;
-  // Resolved once per (re)start, so reset() gets fresh rate-limit state and seed() the same defaultStatus as POST /pets.
-  const start = () => {
-    const resolved = resolveOptions({ ...storeOptions, storage });
-    return { config: resolved, petstore: toPetStore(compose({ config: resolved })) };
-  };
-  let { config, petstore } = start();
+  // Resolved once, so each warning is told once; every (re)start gets fresh rate-limit state, unless the caller gave its own store.
+  const config = resolveOptions({ ...storeOptions, storage });
+  const start = () => toPetStore(compose({ config: storeOptions.limitStore ? config : { ...config, limitStore: memoryLimitStore() } }));
+  let petstore = start();
   const base = `${origin ?? scope.location.origin}${config.basePath}`;
   const worker: WorkerPetStore = {
     get petstore() {
@@ -83,7 +81,7 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
     },
     async reset() {
       await storage.clear();
-      ({ config, petstore } = start());
+      petstore = start();
     },
     seed: (pets) => seedPets(storage, pets, config.defaultStatus),
   };

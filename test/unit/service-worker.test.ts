@@ -35,4 +35,22 @@ describe('servePetStoreInWorker', () => {
     const worker = servePetStoreInWorker({ scope, storage: storage(), defaultStatus: 'available', basePath: '/api' });
     expect(await worker.seed([{ name: 'Rex', categoryId: 1 }])).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
   });
+
+  it('tells a warning once, not again after reset(), and still starts reset() with a fresh quota', async () => {
+    const { scope, dispatch } = workerScope('https://app.example');
+    const told: unknown[] = [];
+    const worker = servePetStoreInWorker({
+      scope,
+      storage: storage(),
+      apiKeys: { demo: { perMinute: 1, perDay: 10 } },
+      publicUrl: 'https://app.example',
+      onError: (error) => told.push(error),
+    });
+    const get = () => dispatch('https://app.example/v1/pets', { headers: { authorization: 'Bearer demo' } });
+    expect((await get())?.status).toBe(200);
+    expect((await get())?.status).toBe(429);
+    await worker.reset();
+    expect((await get())?.status).toBe(200);
+    expect(told.map((error) => (error as { code?: string }).code)).toEqual(['PETSTORE_PUBLIC_URL_PATH']);
+  });
 });
