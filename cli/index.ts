@@ -99,7 +99,12 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 }
 
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
-function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, adminToken, log }: Settings, { storage, limitStore }: Stores): PetStore {
+function demoPetStore(
+  apiKeys: ReadonlyMap<string, Plan>,
+  { delayMs, failRate, adminToken, log }: Settings,
+  { storage, limitStore }: Stores,
+  stdout: { write(text: string): unknown },
+): PetStore {
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
   const config = resolveOptions({
     apiKeys,
@@ -112,15 +117,33 @@ function demoPetStore(apiKeys: ReadonlyMap<string, Plan>, { delayMs, failRate, a
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
   if (failRate) standingFaults.push({ status: 503, probability: failRate, times: 'always' });
   // The access log watches from outside the faults and the admin API: it shows the 503s they answer and the time they add.
-  const observe = log && accessLog(log, apiKeys.keys(), lineWriter(process.stdout));
+  const observe = log && accessLog(log, apiKeys.keys(), lineWriter(stdout));
   // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
   return toPetStore(compose({ config, standingFaults, ...(observe && { observe }) }));
+}
+
+/**
+ * Standard output for the access log, until whoever reads it goes away (`petstore-service | head`):
+ * then one line on stderr, and the server goes on serving without a log, rather than dying of an
+ * unhandled EPIPE with a stack trace. An error writing to stderr has nowhere to be told.
+ */
+function stdoutWhileOpen(): { write(text: string): unknown } {
+  let open = true;
+  process.stderr.on('error', () => {});
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (!open) return;
+    open = false;
+    const why = error.code === 'EPIPE' ? 'its reader closed it' : (error.code ?? error.message);
+    process.stderr.write(`petstore-service: stdout is gone (${why}); the server goes on, without the access log\n`);
+  });
+  return { write: (text) => open && process.stdout.write(text) };
 }
 
 /** Why the server could not start, in the user's terms: which port, which host. */
 function startFailure(error: unknown, { port, host }: Settings): string {
   const { code, message } = error as NodeJS.ErrnoException;
   if (code === 'EADDRINUSE') return `port ${port} is already in use on ${host}; pick another with --port`;
+  if (code === 'EACCES') return `port ${port} needs privileges this user lacks (ports below 1024 usually do); pick one from 1024 up with --port`;
   // ENOTFOUND: the name resolves to nothing; EADDRNOTAVAIL: an address no interface here has.
   if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL') return `cannot listen on host "${host}": no such interface/address`;
   return message;
@@ -178,7 +201,8 @@ async function main(): Promise<void> {
     if (error instanceof StoreError) fail(2, error.message);
     throw error;
   }
-  const handler = demoPetStore(apiKeys, settings, stores);
+  const stdout = stdoutWhileOpen();
+  const handler = demoPetStore(apiKeys, settings, stores, stdout);
   let running: RunningPetStore;
   try {
     running = await serve(handler, { port: settings.port, hostname: settings.host });
@@ -199,7 +223,7 @@ async function main(): Promise<void> {
     // Configured keys are secrets: say how many, never which.
     lines.push(`Using ${apiKeys.size} API key(s) from ${settings.keySource}.`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  stdout.write(`${lines.join('\n')}\n`);
 }
 
 main().catch((error: unknown) => fail(1, (error as Error).message));

@@ -1,9 +1,11 @@
 /** `petstore-service init <dir>`: writes the Pet Store as one self-contained service worker into the folder a page is served from. */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseApiKeys, type Plan } from '../src/index.ts';
+import type { Plan } from '../src/index.ts';
+import { readApiKeys } from './api-keys.ts';
+import { DirectoryProblem, directoryProblem, makeDirectory } from './make-directory.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;
@@ -75,9 +77,9 @@ function readInitSettings(argv: string[]): InitSettings {
   const entries = (values.key ?? ['demo-key']).map((entry) => (entry.includes(':') ? entry : `${entry}:pro`));
   let apiKeys: Map<string, Plan>;
   try {
-    apiKeys = parseApiKeys(entries.join(','));
+    apiKeys = readApiKeys(entries.join(','), '--key');
   } catch (error) {
-    throw new InitError(`--key: ${(error as Error).message}`);
+    throw new InitError((error as Error).message);
   }
   return { help: false, dir: positionals[0]!, apiKeys, force: values.force ?? false };
 }
@@ -111,10 +113,11 @@ function writeWorker(path: string, text: string, force: boolean): boolean {
     throw new InitError(`${path} exists and was not written by petstore-service init; pass --force to replace it`);
   }
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirectory(dirname(path));
     writeFileSync(path, text);
   } catch (error) {
-    throw new InitError(`cannot write ${path}: ${(error as Error).message}`);
+    const problem = error instanceof DirectoryProblem ? error : directoryProblem(dirname(path), error, path);
+    throw new InitError(`cannot write ${path}: ${problem.message}; name a folder you can write to`);
   }
   return existed;
 }

@@ -1,6 +1,8 @@
 /** What the petstore-service command's flags and environment ask for, read and checked before anything starts. */
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { parseApiKeys, type Plan } from '../src/index.ts';
+import type { Plan } from '../src/index.ts';
+import { readApiKeys } from './api-keys.ts';
 import { readLogFormat, type LogFormat } from './access-log.ts';
 import { readStoreSettings, type StoreSettings } from './stores.ts';
 
@@ -72,7 +74,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     throw new Error(`--delay must be a whole number of milliseconds from 0 to ${2 ** 31 - 1}, got "${delayText}"`);
   }
   const failRateText = values['fail-rate'] ?? '0';
-  const failRate = failRateText.trim() === '' ? NaN : Number(failRateText);
+  // Decimal only: Number() would also take "0x1" or "0b1", a 100 % rate no one meant.
+  const failRate = /^([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?$/i.test(failRateText) ? Number(failRateText) : NaN;
   if (!(failRate >= 0 && failRate <= 1)) throw new Error(`--fail-rate must be a number from 0 to 1, got "${failRateText}"`);
   const portText = values.port ?? env.PORT ?? '8080';
   const port = /^[0-9]{1,5}$/.test(portText) ? Number(portText) : NaN;
@@ -80,19 +83,25 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     throw new Error(`${values.port === undefined ? 'PORT' : '--port'} must be a whole number from 0 to 65535, got "${portText}"`);
   }
   const host = values.host ?? env.HOST ?? '127.0.0.1';
-  if (host.trim() === '') throw new Error(`${values.host === undefined ? 'HOST' : '--host'} must not be empty`);
+  checkHost(host, values.host === undefined ? 'HOST' : '--host');
   const fromFlags = values.key !== undefined;
   const keySource = fromFlags ? '--key' : 'PETSTORE_API_KEYS';
-  let apiKeys: Map<string, Plan>;
-  try {
-    apiKeys = parseApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''));
-  } catch (error) {
-    throw new Error(`${keySource}: ${(error as Error).message}`);
-  }
+  const apiKeys = readApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''), keySource);
   const stores = readStoreSettings(values, env);
   const adminToken = readAdminToken(values['admin-token'], env, stores);
   const log = readLogFormat(values.log, values.quiet ?? false);
   return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores, adminToken, log };
+}
+
+/**
+ * Refuses a host that cannot be one: empty, or with a scheme, a port or brackets, which Node
+ * would look up as a name and report as "no such interface/address".
+ */
+function checkHost(host: string, from: string): void {
+  if (host.trim() === '') throw new Error(`${from} must not be empty`);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) throw new Error(`${from} takes a name or address without a scheme, got "${host}"; e.g. --host 0.0.0.0`);
+  if (/^\[.*\]$/.test(host)) throw new Error(`${from} takes an IPv6 address without brackets, e.g. --host ${host.slice(1, -1)}`);
+  if (isIP(host) === 0 && /:[0-9]*$/.test(host)) throw new Error(`${from} takes no port, got "${host}"; give the port with --port`);
 }
 
 /** `--admin-token`, else PETSTORE_ADMIN_TOKEN (empty is unset): long enough, and only with the memory stores it resets. */

@@ -2,7 +2,7 @@
 import type { LimitStore, PetStorage } from '../src/index.ts';
 import { redisLimitStore, redisPetStorage } from '../stores/redis/index.ts';
 import { migrate, pgliteClient, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../stores/sql/index.ts';
-import { claimDataDirectory } from './data-directory.ts';
+import { claimDataDirectory, type DataDirectory } from './data-directory.ts';
 
 /** A URL from a flag or the environment, and which one, to name it in messages. */
 interface UrlSetting {
@@ -76,7 +76,9 @@ function reason(error: unknown, url?: URL): string {
   if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'no such host';
   if (/CONNECT_TIMEOUT|ETIMEDOUT|no answer from PostgreSQL within/.test(text)) return `no answer within ${CONNECT_TIMEOUT_S} s`;
   if (/EHOSTUNREACH|ENETUNREACH/.test(text)) return 'host unreachable';
-  if (/ECONNRESET|EPIPE/.test(text)) return 'the server closed the connection';
+  if (/ECONNRESET|EPIPE|Socket closed unexpectedly/.test(text)) return 'the server closed the connection';
+  // OpenSSL's words for plain bytes where a TLS record was due.
+  if (/wrong version number|WRONG_VERSION_NUMBER/i.test(text)) return 'the server does not speak TLS, which the URL asks for (rediss://, sslmode)';
   if (/^WRONGPASS/.test(message)) return 'wrong user name or password';
   if (/^NOAUTH/.test(message)) return 'it wants a password: redis://:PASSWORD@host:port';
   const password = url && decodeURIComponent(url.password);
@@ -124,28 +126,33 @@ function sqlBackend(client: SqlClient, name: string, close: () => Promise<void>)
   return { storage: sqlPetStorage(client), limitStore: sqlLimitStore(client), name, close };
 }
 
-/** PGlite in `dir` (created if missing), locked to this process and migrated. */
-async function openPglite(dir: string): Promise<Backend> {
+/**
+ * PGlite in `dir` (created if missing), locked to this process and migrated. A new database takes
+ * PGlite's initdb, seconds of WebAssembly, so a line says what is going on before it starts.
+ */
+async function openPglite(dir: string, log: (line: string) => void): Promise<Backend> {
   const { PGlite } = await driver<typeof import('@electric-sql/pglite')>('@electric-sql/pglite', '--data');
-  let unlock: () => void;
+  let data: DataDirectory;
   try {
-    unlock = claimDataDirectory(dir);
+    data = claimDataDirectory(dir);
   } catch (error) {
     throw new StoreError((error as Error).message);
   }
+  if (data.fresh) log(`creating the database in ${dir} (first start takes a few seconds)…`);
   let db: Awaited<ReturnType<typeof PGlite.create>>;
   let client: SqlClient;
   try {
     db = await PGlite.create(dir);
     client = pgliteClient(db);
     await migrate(client);
+    data.created();
   } catch (error) {
-    unlock();
+    data.release();
     throw new StoreError(`cannot open PGlite in ${dir}: ${reason(error)}`);
   }
   return sqlBackend(client, `PGlite in ${dir}`, async () => {
     await db.close();
-    unlock();
+    data.release();
   });
 }
 
@@ -222,7 +229,7 @@ async function openRedis({ url, from }: UrlSetting, log: (line: string) => void)
 export async function openStores(settings: StoreSettings, log: (line: string) => void): Promise<Stores> {
   const opened: Backend[] = [];
   try {
-    if (settings.data !== undefined) opened.push(await openPglite(settings.data));
+    if (settings.data !== undefined) opened.push(await openPglite(settings.data, log));
     else if (settings.database) opened.push(await openPostgres(settings.database));
     if (settings.redis) opened.push(await openRedis(settings.redis, log));
   } catch (error) {

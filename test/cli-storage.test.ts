@@ -191,7 +191,7 @@ describe('petstore-service --data <dir> (PGlite)', () => {
     expectOneLineExit2(await start(['--data', dir]).exited, `--data ${dir} is neither empty nor a PGlite database; name a new or empty directory`);
     expect(readdirSync(dir)).toEqual(['notes.txt']);
     const file = join(dir, 'notes.txt');
-    expectOneLineExit2(await start(['--data', file]).exited, `cannot use --data ${file}: not a directory`);
+    expectOneLineExit2(await start(['--data', file]).exited, `cannot use --data ${file}: it is a file, not a directory; name a new or empty directory`);
     expect(readFileSync(file, 'utf8')).toBe('mine');
   });
 
