@@ -29,7 +29,8 @@ Options:
                        enterprise:PER_MINUTE:PER_DAY. Without keys, one free key is
                        generated and printed.
       --data <dir>     keep pets and limits in PGlite (PostgreSQL in WebAssembly) in
-                       this directory, created if missing. Needs @electric-sql/pglite
+                       this directory, created if missing (the first start takes a
+                       few seconds). Needs @electric-sql/pglite
       --database-url <url>
                        keep pets and limits in PostgreSQL (env DATABASE_URL), shared
                        by every instance using it; tables are created on start.
