@@ -4,7 +4,7 @@ import { corsHeaders, isPreflight } from './cors/cors.ts';
 import { createAddressWarnings } from './edge/address-warnings.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
 import { bodyReadByHost, type Host } from './edge/host.ts';
-import { requestTarget } from './edge/target.ts';
+import { requestTarget, type Target } from './edge/target.ts';
 import type { Answer, Handle, Injected } from './handle.ts';
 import { anonymousSubject } from './limits/address.ts';
 import { createRateLimiter } from './limits/limiter.ts';
@@ -90,8 +90,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   }
 
   /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
-  async function answer(request: Request, host: Host, injected: Injected | undefined): Promise<Reply> {
-    const target = requestTarget(request, host);
+  async function answer(request: Request, target: Target | '*', host: Host, injected: Injected | undefined): Promise<Reply> {
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
     if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected, allowedMethods(HEALTH_ROUTE));
     const path = pathUnderBase(target.pathname, config.basePath);
@@ -141,11 +140,18 @@ export function createAnswer(config: ResolvedOptions): Answer {
   return async (request, host, injected) => {
     let reply: Reply;
     try {
-      reply = await answer(request, host, injected);
-    } catch (error) {
-      reply = errorReply(error, config.onError);
-      // A target the edge refuses, or a path outside the API: the fault still answers, with CORS only.
-      if (injected) reply = injectedAt(injected, {}, undefined);
+      // A request the edge refuses (a malformed Host or target, a repeated singleton header) never
+      // reaches the place where a fault answers: its 400 stands, faults or not.
+      const target = requestTarget(request, host);
+      try {
+        reply = await answer(request, target, host, injected);
+      } catch (error) {
+        reply = errorReply(error, config.onError);
+        // A path outside the API: the fault still answers, with CORS only.
+        if (injected) reply = injectedAt(injected, {}, undefined);
+      }
+    } catch (refusal) {
+      reply = errorReply(refusal, config.onError);
     }
     return withHeaders(reply, corsHeaders(request, config.cors));
   };

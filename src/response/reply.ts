@@ -53,9 +53,11 @@ export function withHeaders(reply: Reply, headers: Readonly<Record<string, strin
  * injectedReply(new ApiError({ status: 503, code: 'service_unavailable', message: 'Down.' }), { 'X-RateLimit-Remaining': '59' });
  */
 export function injectedReply(error: ApiError, headers: Readonly<Record<string, string>>): Reply {
+  // A step's Retry-After belongs to the refusal (a 429) the fault answers in place of: only an error that says its own keeps one.
+  const { 'Retry-After': _refusals, ...stepHeaders } = headers;
   const reply = withHeaders(
     errorReply(error, () => {}),
-    headers,
+    stepHeaders,
   );
   return error.headers ? withHeaders(reply, error.headers) : reply;
 }

@@ -42,21 +42,23 @@ describe('a request whose Host the edge refuses', () => {
     ]);
   });
 
-  it.each(BAD_HOSTS)('meets the fault rules that name its path, behind the admin API too (Host: %s)', async (host) => {
-    const errors: unknown[] = [];
-    const server = await serve(createPetStore({ apiKeys: { [KEY]: 'pro' }, admin: { token: TOKEN }, onError: (error) => errors.push(error) }), { port: 0 });
-    running.push(server);
-    const injected = await fetch(new URL('/__admin/faults', server.url), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 503, path: '/v1/pets' }),
-    });
-    expect(injected.status).toBe(201);
-    const response = await withHost(server.url, '/v1/pets', host);
-    expect([response.status, response.reason, JSON.parse(response.body).code]).toEqual([503, 'Service Unavailable', 'service_unavailable']);
-    expect((await withHost(server.url, '/v1/pets', host)).status).toBe(400);
-    expect(errors).toEqual([]);
-  });
+  it.each(BAD_HOSTS)(
+    'keeps the edge’s 400 when a fault rule names its path: a refused request never reaches where a fault answers (Host: %s)',
+    async (host) => {
+      const errors: unknown[] = [];
+      const server = await serve(createPetStore({ apiKeys: { [KEY]: 'pro' }, admin: { token: TOKEN }, onError: (error) => errors.push(error) }), { port: 0 });
+      running.push(server);
+      const injected = await fetch(new URL('/__admin/faults', server.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 401, path: '/v1/pets', times: 'always' }),
+      });
+      expect(injected.status).toBe(201);
+      const response = await withHost(server.url, '/v1/pets', host);
+      expect([response.status, response.reason, JSON.parse(response.body).code]).toEqual([400, 'Bad Request', 'invalid_request']);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it.each(BAD_HOSTS)('under /__admin is the edge’s 400, never an injected fault: admin requests are not faulted (Host: %s)', async (host) => {
     const server = await serve(createPetStore({ apiKeys: { [KEY]: 'pro' }, admin: { token: TOKEN }, onError: () => {} }), { port: 0 });
