@@ -42,7 +42,24 @@ function urlSetting(flag: string, value: string | undefined, variable: string, e
   // Never the value itself in the message: it may hold a password.
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || !protocols.includes(url.protocol)) throw new Error(`${from} must be a URL like ${like}`);
+  // The drivers decode these, and a stray % made them throw "URI malformed" after the checks.
+  if (![url.username, url.password, url.pathname].every(decodes)) {
+    throw new Error(`${from} holds a % that starts no %-escape; write a % in the user name, password or database as %25`);
+  }
+  if (url.protocol.startsWith('redis') && !/^\/?[0-9]*$/.test(url.pathname)) {
+    throw new Error(`${from} may name a Redis database by its number only, as in redis://host:6379/0`);
+  }
   return { url, from };
+}
+
+/** Whether `text` is valid percent-encoding. */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads the storage flags and variables; a mistake is an Error in plain words (the command adds "see --help"). */

@@ -152,7 +152,7 @@ describe('petstore-service --data <dir> where no database can be', () => {
   );
 });
 
-describe('petstore-service: keys and hosts written wrong', () => {
+describe('petstore-service: keys, hosts and URLs written wrong', () => {
   const PLANS = 'free, pro, business or enterprise:PER_MINUTE:PER_DAY';
   it.each<[string, string[], Record<string, string>, string]>([
     [
@@ -180,6 +180,24 @@ describe('petstore-service: keys and hosts written wrong', () => {
     ['--host with a scheme', ['--host', 'http://0.0.0.0'], {}, '--host takes a name or address without a scheme, got "http://0.0.0.0"; e.g. --host 0.0.0.0'],
     ['--host in brackets', ['--host', '[::1]'], {}, '--host takes an IPv6 address without brackets, e.g. --host ::1'],
     ['--fail-rate in hexadecimal', ['--fail-rate', '0x1'], {}, '--fail-rate must be a number from 0 to 1, got "0x1"'],
+    [
+      '--database-url with a stray % in the password',
+      ['--database-url', 'postgres://u:top%secret@127.0.0.1:1/db'],
+      {},
+      '--database-url holds a % that starts no %-escape; write a % in the user name, password or database as %25',
+    ],
+    [
+      'REDIS_URL with a stray % in the password',
+      [],
+      { REDIS_URL: 'redis://:top%secret@127.0.0.1:1' },
+      'REDIS_URL holds a % that starts no %-escape; write a % in the user name, password or database as %25',
+    ],
+    [
+      '--redis with a database by name',
+      ['--redis', 'redis://127.0.0.1:1/cache'],
+      {},
+      '--redis may name a Redis database by its number only, as in redis://host:6379/0',
+    ],
   ])('refuses %s with one line that names the fix, and exit code 2', async (_, args, env, line) => {
     const cli = runCli(['--port', '0', ...args], env);
     await expectRefused(cli, `${line}; see --help`);
