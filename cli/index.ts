@@ -195,6 +195,7 @@ async function main(): Promise<void> {
   const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
+  const stdout = stdoutWhileOpen();
   let stores: Stores;
   try {
     stores = await openStores(settings.stores, (line) => process.stderr.write(`petstore-service: ${line}\n`));
@@ -202,7 +203,6 @@ async function main(): Promise<void> {
     if (error instanceof StoreError) fail(2, error.message);
     throw error;
   }
-  const stdout = stdoutWhileOpen();
   const handler = demoPetStore(apiKeys, settings, stores, stdout);
   let running: RunningPetStore;
   try {
