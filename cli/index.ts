@@ -5,7 +5,7 @@ import { compose } from '../compose/compose.ts';
 import type { PetStore } from '../compose/handler.ts';
 import { toPetStore } from '../compose/pet-store.ts';
 import type { FaultRule } from '../controls/faults.ts';
-import { resolveOptions, type Plan } from '../src/index.ts';
+import { PetStoreWarning, resolveOptions, type Plan } from '../src/index.ts';
 import { accessLog, lineWriter } from './access-log.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { openStores, StoreError, type Stores } from './stores.ts';
@@ -37,6 +37,11 @@ Options:
                        Needs postgres. Not with --data
       --redis <url>    keep limits in Redis (env REDIS_URL), and pets too unless
                        --data or --database-url is given. Needs redis
+      --trust-proxy <n|ranges>
+                       behind a proxy: believe X-Forwarded-For (or Forwarded) from
+                       this many proxies in front, or from these addresses and CIDR
+                       ranges, comma-separated (env PETSTORE_TRUST_PROXY). Default:
+                       none, the peer is the caller
       --admin-token <t>
                        turn on the admin API under /__admin (env PETSTORE_ADMIN_TOKEN, 16+
                        characters): reset, seed, clock, faults and the request journal
@@ -88,6 +93,8 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
   let repeats = 0;
   let reportedAt = 0;
   return (error) => {
+    // A warning is told once by the store; it names the option, which the command sets with a flag.
+    if (error instanceof PetStoreWarning) return write(`warning ${error.code}: ${error.message.replaceAll('trustProxy', '--trust-proxy')}`);
     const line = `a request failed with 500: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
     if (line === last && now() - reportedAt < REPEAT_REPORT_MS) {
       repeats++;
@@ -102,7 +109,7 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
-  { delayMs, failRate, adminToken, log }: Settings,
+  { delayMs, failRate, adminToken, log, trustProxy }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
 ): PetStore {
@@ -113,6 +120,7 @@ function demoPetStore(
     ...(storage && { storage }),
     ...(limitStore && { limitStore }),
     ...(adminToken && { admin: { token: adminToken } }),
+    trustProxy,
   });
   const standingFaults: FaultRule[] = [];
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
@@ -215,7 +223,8 @@ async function main(): Promise<void> {
   const lines = [`Pet Store API listening on ${url}`, stores.banner];
   if (settings.adminToken) lines.push(`Admin API on ${new URL('/__admin', url).href} (Authorization: Bearer <the admin token>)`);
   if (settings.delayMs || settings.failRate) {
-    lines.push(`Demo faults: every answer ${settings.delayMs} ms late, ${settings.failRate * 100}% of them 503.`);
+    const faults = [settings.delayMs && `every answer ${settings.delayMs} ms late`, settings.failRate && `${settings.failRate * 100}% of answers 503`];
+    lines.push(`Demo faults: ${faults.filter(Boolean).join(', ')}.`);
   }
   if (generatedKey) {
     lines.push(`API key (free plan, generated for this run): ${generatedKey}`);

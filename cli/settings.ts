@@ -1,7 +1,7 @@
 /** What the petstore-service command's flags and environment ask for, read and checked before anything starts. */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { Plan } from '../src/index.ts';
+import { createCallerAddress, type Plan } from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
 import { readLogFormat, type LogFormat } from './access-log.ts';
 import { readStoreSettings, type StoreSettings } from './stores.ts';
@@ -18,6 +18,7 @@ const OPTIONS = {
   'database-url': { type: 'string' },
   redis: { type: 'string' },
   'admin-token': { type: 'string' },
+  'trust-proxy': { type: 'string' },
   log: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
@@ -36,6 +37,8 @@ export interface Settings {
   readonly adminToken: string | undefined;
   /** The access log's format; `undefined` with --quiet. */
   readonly log: LogFormat | undefined;
+  /** Which proxies' forwarding headers to believe: a hop count or addresses and ranges (the `trustProxy` option). */
+  readonly trustProxy: number | readonly string[];
 }
 
 /**
@@ -90,7 +93,38 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   const stores = readStoreSettings(values, env);
   const adminToken = readAdminToken(values['admin-token'], env, stores);
   const log = readLogFormat(values.log, values.quiet ?? false);
-  return { help: values.help ?? false, version: values.version ?? false, port, host, apiKeys, keySource, delayMs, failRate, stores, adminToken, log };
+  const trustProxy = readTrustProxy(
+    values['trust-proxy'] ?? env.PETSTORE_TRUST_PROXY,
+    values['trust-proxy'] === undefined ? 'PETSTORE_TRUST_PROXY' : '--trust-proxy',
+  );
+  return {
+    help: values.help ?? false,
+    version: values.version ?? false,
+    port,
+    host,
+    apiKeys,
+    keySource,
+    delayMs,
+    failRate,
+    stores,
+    adminToken,
+    log,
+    trustProxy,
+  };
+}
+
+/** `--trust-proxy` as the `trustProxy` option takes it: a hop count, or comma-separated addresses and CIDR ranges, checked now. */
+function readTrustProxy(text: string | undefined, from: string): number | readonly string[] {
+  if (text === undefined || text.trim() === '') return 0;
+  const trustProxy = /^[0-9]{1,3}$/.test(text.trim()) ? Number(text) : text.split(',').map((range) => range.trim());
+  try {
+    createCallerAddress({ clientAddress: undefined, trustProxy });
+  } catch (error) {
+    throw new Error(
+      `${from}: ${(error as Error).message.replace(/^trustProxy: /, '')}; give a number of proxies (1) or their addresses and ranges (10.0.0.0/8)`,
+    );
+  }
+  return trustProxy;
 }
 
 /**

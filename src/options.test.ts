@@ -61,6 +61,14 @@ describe('parseApiKeys', () => {
     expect(parseApiKeys('')).toEqual(new Map());
   });
 
+  it.each([
+    ['nocolon', 'API key entry 1: no ":plan" after the key; write KEY:PLAN, e.g. my-key:free (plans: free, pro, business or enterprise:PER_MINUTE:PER_DAY)'],
+    ['k1:free,k2:gold', 'API key entry 2: an unknown plan; plans: free, pro, business or enterprise:PER_MINUTE:PER_DAY'],
+    ['k1:free,k1:pro', 'API key entry 2: the same key as entry 1; give each key once'],
+  ])('says what "%s" lacks in the words of the text format', (text, message) => {
+    expect(() => parseApiKeys(text)).toThrow(new TypeError(message));
+  });
+
   it.each(['k1', 'k1:gold', 'k1:enterprise', 'k1:enterprise:10', 'k1:enterprise:x:10', 'k1:free:extra', ':free', 'k1:free,k1:pro'])(
     'rejects "%s" with a TypeError that names the entry, not the key',
     (text) => {

@@ -155,20 +155,15 @@ describe('petstore-service --data <dir> where no database can be', () => {
 describe('petstore-service: keys, hosts and URLs written wrong', () => {
   const PLANS = 'free, pro, business or enterprise:PER_MINUTE:PER_DAY';
   it.each<[string, string[], Record<string, string>, string]>([
-    [
-      '--key without ":plan"',
-      ['--key', 'nocolon'],
-      {},
-      `--key: API key entry 1: no ":plan" after the key; write KEY:PLAN, e.g. --key my-key:free (plans: ${PLANS})`,
-    ],
+    ['--key without ":plan"', ['--key', 'nocolon'], {}, `--key: API key entry 1: no ":plan" after the key; write KEY:PLAN, e.g. my-key:free (plans: ${PLANS})`],
     [
       'PETSTORE_API_KEYS without ":plan"',
       [],
       { PETSTORE_API_KEYS: 'ok:free,nocolon' },
-      `PETSTORE_API_KEYS: API key entry 2: no ":plan" after the key; write KEY:PLAN, e.g. PETSTORE_API_KEYS=my-key:free (plans: ${PLANS})`,
+      `PETSTORE_API_KEYS: API key entry 2: no ":plan" after the key; write KEY:PLAN, e.g. my-key:free (plans: ${PLANS})`,
     ],
     ['--key with an unknown plan', ['--key', 'k1:gold'], {}, `--key: API key entry 1: an unknown plan; plans: ${PLANS}`],
-    ['--key without a key', ['--key', ':free'], {}, '--key: API key entry 1: no key before the ":"; write KEY:PLAN, e.g. --key my-key:free'],
+    ['--key without a key', ['--key', ':free'], {}, '--key: API key entry 1: no key before the ":"; write KEY:PLAN, e.g. my-key:free'],
     ['--key given twice', ['--key', 'k1:free', '--key', 'k1:pro'], {}, '--key: API key entry 2: the same key as entry 1; give each key once'],
     [
       '--key with one enterprise quota',

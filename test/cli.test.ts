@@ -170,10 +170,15 @@ describe('petstore-service command', () => {
     expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: '', stderr: `petstore-service: cannot listen on host "${host}": no such interface/address\n` });
   });
 
+  it('names only the demo faults it was asked for', async () => {
+    const { stdout } = await start(['--fail-rate', '0.5', '--key', 'k1:pro']).listening;
+    expect(stdout).toContain('Demo faults: 50% of answers 503.\n');
+  });
+
   it('injects demo faults with --fail-rate and --delay', async () => {
     const { listening } = start(['--fail-rate', '1', '--delay', '5', '--key', 'k1:pro']);
     const { url, stdout } = await listening;
-    expect(stdout).toContain('Demo faults: every answer 5 ms late, 100% of them 503.');
+    expect(stdout).toContain('Demo faults: every answer 5 ms late, 100% of answers 503.');
     const response = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer k1' } });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
