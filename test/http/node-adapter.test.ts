@@ -94,7 +94,7 @@ describe('serve() and listen() arguments', () => {
       (e: Error) => e,
     );
     expect(error).toBeInstanceOf(TypeError);
-    expect(error?.message).toMatch(/^serve: PETSTORE_API_KEYS: API key entry 2: the plan/);
+    expect(error?.message).toMatch(/^serve: PETSTORE_API_KEYS: API key entry 2: an unknown plan; plans: free, pro, business/);
     expect(error?.message).not.toContain('topsecret');
   });
 
