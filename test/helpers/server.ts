@@ -1,4 +1,7 @@
 /** Test helpers: a real node:http Pet Store on an ephemeral port, and assertions on Error bodies. */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import { serve, type RunningPetStore, type ServeOptions } from '../../runtimes/node/index.ts';
 import { testServerBases } from '../contract/record.ts';
@@ -13,9 +16,18 @@ export interface TestServer extends RunningPetStore {
 }
 
 const running: RunningPetStore[] = [];
+const ownServers: Server[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.close()));
+  await Promise.all(ownServers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
+
+/** Listens with a server the test made itself (a framework's, node:http's) on a free port of 127.0.0.1, closed after the test; its origin. */
+export async function listenForTest(server: Server): Promise<string> {
+  if (!server.listening) await once(server.listen(0, '127.0.0.1'), 'listening');
+  ownServers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 /** Starts a server for this test; it is closed after the test. */
 export async function startServer(options: ServeOptions = {}): Promise<TestServer> {

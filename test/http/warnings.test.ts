@@ -1,28 +1,14 @@
 /** What the store can tell is wrong but cannot refuse, behind real servers: each told once per store, with its PETSTORE_ code (issue #27). */
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { serve as honoServe } from '@hono/node-server';
 import { Hono } from 'hono';
 import { mount } from 'hono/mount';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPetStore, PetStoreWarning, type PetStoreOptions } from '../../compose/index.ts';
-import { startServer } from '../helpers/server.ts';
+import { listenForTest, startServer } from '../helpers/server.ts';
 
 const KEY = 'warnings-key-0123456789';
 const authed = { authorization: `Bearer ${KEY}` };
-
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-/** Listens on a free port of 127.0.0.1 and closes after the test; the origin. */
-async function listening(server: Server): Promise<string> {
-  if (!server.listening) await once(server.listen(0, '127.0.0.1'), 'listening');
-  closers.push(() => new Promise((resolve) => server.close(resolve)));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** A store whose onError collects what it is told; `told()` is the codes of the warnings so far. */
 function watched(options: PetStoreOptions = {}) {
@@ -36,7 +22,7 @@ function watched(options: PetStoreOptions = {}) {
 async function hono(route: (app: Hono) => void): Promise<string> {
   const app = new Hono();
   route(app);
-  return listening(honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
+  return listenForTest(honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
 }
 
 describe('a host that passes no caller address', () => {
@@ -75,7 +61,7 @@ describe('a host that passes no caller address', () => {
 describe('a mount prefix neither stripped nor declared', () => {
   it('node:http routing /api/ to the store without mountPath: a 404 naming mountPath, and PETSTORE_PREFIX_NOT_DECLARED told once', async () => {
     const { petstore, told, warnings } = watched();
-    const origin = await listening(createServer((req, res) => (req.url?.startsWith('/api/') ? petstore(req, res) : res.writeHead(404).end())));
+    const origin = await listenForTest(createServer((req, res) => (req.url?.startsWith('/api/') ? petstore(req, res) : res.writeHead(404).end())));
     for (const path of ['/api/v1/pets', '/api/v1/pets/1']) {
       const response = await fetch(`${origin}${path}`, { headers: authed });
       expect(response.status).toBe(404);
@@ -90,7 +76,7 @@ describe('a mount prefix neither stripped nor declared', () => {
 
   it('with basePath "", the prefix in front of a route is told the same way', async () => {
     const { petstore, told } = watched({ basePath: '' });
-    const origin = await listening(createServer((req, res) => void petstore(req, res)));
+    const origin = await listenForTest(createServer((req, res) => void petstore(req, res)));
     const response = await fetch(`${origin}/api/pets`, { headers: authed });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { message: string }).message).toMatch(/^There is no such path in this API\. .*mountPath/);
@@ -99,7 +85,7 @@ describe('a mount prefix neither stripped nor declared', () => {
 
   it('a path that is none of the API is a plain 404 and told nothing; only a path of the API behind a prefix is', async () => {
     const { petstore, told } = watched();
-    const origin = await listening(createServer((req, res) => void petstore(req, res)));
+    const origin = await listenForTest(createServer((req, res) => void petstore(req, res)));
     for (const path of ['/api/elsewhere', '/elsewhere', '/v2/pets', '/v1/pets/1/owner']) {
       const response = await fetch(`${origin}${path}`, { headers: authed });
       expect(response.status).toBe(404);
@@ -112,7 +98,7 @@ describe('a mount prefix neither stripped nor declared', () => {
 
   it('a prefix is looked for in the first four segments only, so no path of many slashes costs more than four route matches', async () => {
     const { petstore, told } = watched();
-    const origin = await listening(createServer((req, res) => void petstore(req, res)));
+    const origin = await listenForTest(createServer((req, res) => void petstore(req, res)));
     expect((await fetch(`${origin}/a/b/c/d/e/v1/pets`, { headers: authed })).status).toBe(404);
     expect((await fetch(`${origin}${'/x'.repeat(2000)}/v1/pets`, { headers: authed })).status).toBe(404);
     expect(told()).toEqual([]);
@@ -123,7 +109,7 @@ describe('a mount prefix neither stripped nor declared', () => {
   it('the same prefix declared as mountPath serves the API and is told nothing, where the undeclared one is', async () => {
     const declared = watched();
     const undeclared = watched();
-    const origin = await listening(
+    const origin = await listenForTest(
       createServer((req, res) => void (req.headers['x-declared'] ? declared.petstore(req, res, { mountPath: '/api' }) : undeclared.petstore(req, res))),
     );
     expect((await fetch(`${origin}/api/v1/pets`, { headers: { ...authed, 'x-declared': '1' } })).status).toBe(200);

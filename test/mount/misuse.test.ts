@@ -1,5 +1,4 @@
 /** Off the recipes: the Pet Store handed to a framework in a shape it did not expect, or behind a parser that already read the body, answers at once (issue #27). */
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as honoServe } from '@hono/node-server';
@@ -11,6 +10,7 @@ import Koa from 'koa';
 import mount from 'koa-mount';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPetStore } from '../../compose/index.ts';
+import { listenForTest } from '../helpers/server.ts';
 
 const KEY = 'misuse-key-0123456789';
 const apiKeys = { [KEY]: 'free' } as const;
@@ -23,20 +23,22 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-/** Listens on a free port and closes after the test; the base URL. */
-async function listening(server: Server): Promise<string> {
-  if (!server.listening) await once(server.listen(0, '127.0.0.1'), 'listening');
-  closers.push(() => new Promise((resolve) => server.close(resolve)));
-  server.closeAllConnections?.();
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 /** A request with the key that fails the test rather than waiting forever. */
 function call(url: string, init: RequestInit = {}): Promise<Response> {
   return fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) }, signal: AbortSignal.timeout(PATIENCE_MS) });
 }
 
 const createCat = (url: string) => call(url, { method: 'POST', body: JSON.stringify({ name: 'Tom', categoryId: 1 }) });
+
+/** The API answers under `/api/v1` at `base`: a create, its Location under the prefix, and the list it is in. */
+async function expectServedUnderApi(base: string) {
+  const created = await createCat(`${base}/api/v1/pets`);
+  expect(created.status).toBe(201);
+  expect(created.headers.get('location')).toMatch(/^\/api\/v1\/pets\/\d+$/);
+  const listed = await call(`${base}/api/v1/pets`);
+  expect(listed.status).toBe(200);
+  expect(await listed.json()).toEqual([expect.objectContaining({ name: 'Tom' })]);
+}
 
 /** The Error body of a 500 that names the `body` option. */
 async function expectBodyOptionNamed(response: Response) {
@@ -59,7 +61,7 @@ describe('a body a parser in front already read, not handed over', () => {
         return petstore(ctx.req, ctx.res, { mountPath: ctx.mountPath });
       }),
     );
-    const base = await listening(createServer(app.callback()));
+    const base = await listenForTest(createServer(app.callback()));
     const body = await expectBodyOptionNamed(await createCat(`${base}/api/v1/pets`));
     expect(body.message).toMatch(/already read/);
   });
@@ -80,7 +82,7 @@ describe('a body a parser in front already read, not handed over', () => {
       for await (const _ of req); // a logger that reads the body and keeps nothing
       await petstore(req, res);
     });
-    await expectBodyOptionNamed(await createCat(`${await listening(server)}/v1/pets`));
+    await expectBodyOptionNamed(await createCat(`${await listenForTest(server)}/v1/pets`));
   });
 
   it('node:http with a listener that took the first chunk: the rest, short of Content-Length, gets a 500 naming the body option, not a 400 about JSON', async () => {
@@ -92,7 +94,7 @@ describe('a body a parser in front already read, not handed over', () => {
         void petstore(req, res);
       });
     });
-    const base = await listening(server);
+    const base = await listenForTest(server);
     const { request } = await import('node:http');
     const url = new URL(`${base}/v1/pets`);
     // Two writes, so the body arrives in two chunks.
@@ -129,13 +131,8 @@ describe('the store handed over in a shape of the framework’s own', () => {
     const app = express();
     app.use(express.json());
     app.use('/api', petstore.fetch as unknown as express.RequestHandler);
-    const base = await listening(createServer(app));
-    const created = await createCat(`${base}/api/v1/pets`);
-    expect(created.status).toBe(201);
-    expect(created.headers.get('location')).toMatch(/^\/api\/v1\/pets\/\d+$/);
-    const listed = await call(`${base}/api/v1/pets`);
-    expect(listed.status).toBe(200);
-    expect(await listed.json()).toEqual([expect.objectContaining({ name: 'Tom' })]);
+    const base = await listenForTest(createServer(app));
+    await expectServedUnderApi(base);
   });
 
   it('koa-mount given the store itself, behind @koa/bodyparser, serves the API under /api/v1', async () => {
@@ -143,20 +140,15 @@ describe('the store handed over in a shape of the framework’s own', () => {
     const app = new Koa();
     app.use(bodyParser());
     app.use(mount('/api', petstore));
-    const base = await listening(createServer(app.callback()));
-    const created = await createCat(`${base}/api/v1/pets`);
-    expect(created.status).toBe(201);
-    expect(created.headers.get('location')).toMatch(/^\/api\/v1\/pets\/\d+$/);
-    const listed = await call(`${base}/api/v1/pets`);
-    expect(listed.status).toBe(200);
-    expect(await listed.json()).toEqual([expect.objectContaining({ name: 'Tom' })]);
+    const base = await listenForTest(createServer(app.callback()));
+    await expectServedUnderApi(base);
   });
 
   it('koa-mount given petstore.fetch serves the API the same way', async () => {
     const petstore = createPetStore({ apiKeys });
     const app = new Koa();
     app.use(mount('/api', petstore.fetch as unknown as Koa.Middleware));
-    const base = await listening(createServer(app.callback()));
+    const base = await listenForTest(createServer(app.callback()));
     expect((await createCat(`${base}/api/v1/pets`)).status).toBe(201);
   });
 
@@ -189,7 +181,7 @@ describe('the store handed over in a shape of the framework’s own', () => {
     const app = new Hono();
     app.all('/v1/*', petstore);
     const server = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-    const base = await listening(server);
+    const base = await listenForTest(server);
     const created = await createCat(`${base}/v1/pets`);
     expect(created.status).toBe(201);
     expect((await call(`${base}/v1/pets`)).status).toBe(200);
@@ -200,7 +192,7 @@ describe('the store handed over in a shape of the framework’s own', () => {
     const server = createServer((_req: IncomingMessage, res: ServerResponse) => {
       void (petstore as unknown as (a: unknown, b: unknown) => Promise<void>)({ nothing: true }, res);
     });
-    const response = await call(`${await listening(server)}/v1/pets`);
+    const response = await call(`${await listenForTest(server)}/v1/pets`);
     expect(response.status).toBe(500);
     const body = (await response.json()) as { code: string; message: string };
     expect(body.code).toBe('internal_error');
