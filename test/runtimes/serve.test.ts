@@ -30,7 +30,7 @@ function expected(runtime: string, nodeOnlyOption: string) {
       nodeOnlyOption,
       abortedSignal: 'AbortError',
       // Names the variable and the entry, never the key (`topsecret`).
-      badEnv: expect.stringMatching(/^(?![\s\S]*topsecret)TypeError: serve: PETSTORE_API_KEYS: API key entry 1: the plan/),
+      badEnv: expect.stringMatching(/^(?![\s\S]*topsecret)TypeError: serve: PETSTORE_API_KEYS: API key entry 1: an unknown plan; plans: free, pro, business/),
       explicitKeysOverBadEnv: 'accepted',
     },
   };
