@@ -18,7 +18,6 @@ const ANSWER_WITHIN_MS = 15_000;
 /** A first start on an empty directory runs PGlite's initdb: seconds, more on a busy machine. */
 const PGLITE_TIMEOUT_MS = 120_000;
 const WRITABLE_FIX = 'name a directory you can write to, e.g. --data ./petstore-data';
-const isRoot = process.getuid?.() === 0;
 
 const directories: string[] = [];
 afterAll(() => directories.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -73,13 +72,14 @@ describe('petstore-service --data <dir> where no database can be', () => {
     expect(readFileSync(file, 'utf8')).toBe('mine');
   });
 
-  // A mode 0555 directory refuses only a user who is not root; root has no such directory.
-  it.skipIf(isRoot)('says permission denied, not "no such file", for a directory this user may not write in', async () => {
+  // A mode 0555 directory refuses any user but root: as root, the command runs without root's capabilities.
+  it('says permission denied, not "no such file", for a directory this user may not write in', async () => {
     const parent = tempDir();
     spawnSync('chmod', ['0555', parent]);
     try {
       const dir = join(parent, 'data');
-      await expectRefused(command(['--data', dir]), `cannot use --data ${dir}: permission denied on ${dir}; ${WRITABLE_FIX}`);
+      const cli = runCli(['--port', '0', '--data', dir], {}, { unprivileged: true });
+      await expectRefused(cli, `cannot use --data ${dir}: permission denied on ${dir}; ${WRITABLE_FIX}`);
     } finally {
       spawnSync('chmod', ['0755', parent]);
     }
@@ -238,9 +238,9 @@ describe('petstore-service when its stdout goes away', () => {
 
 describe('petstore-service --port below 1024, as a user who may not bind it', () => {
   const unprivilegedStart = process.platform === 'linux' ? Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8')) : 1024;
-  // Root may bind any port, and so may anyone where the kernel lets every port be bound.
-  it.skipIf(isRoot || unprivilegedStart <= 1)('names the port and the fix, exit code 1', async () => {
-    expect(await answer(runCli(['--port', '1']))).toEqual({
+  // Anyone may bind any port where the kernel lets every port be bound; as root, the command runs without root's capabilities.
+  it.skipIf(unprivilegedStart <= 1)('names the port and the fix, exit code 1', async () => {
+    expect(await answer(runCli(['--port', '1'], {}, { unprivileged: true }))).toEqual({
       code: 1,
       stdout: '',
       stderr: 'petstore-service: port 1 needs privileges this user lacks (ports below 1024 usually do); pick one from 1024 up with --port\n',

@@ -15,9 +15,18 @@ export interface CliProcess {
   stderr(): string;
 }
 
-/** `petstore-service …args` with `env`; the machine's DATABASE_URL and REDIS_URL never choose the store (empty is unset). */
-export function runCli(args: string[], env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env } });
+/** Whether the tests run as root, who may write anywhere and bind any port. */
+const IS_ROOT = process.getuid?.() === 0;
+
+/**
+ * `petstore-service …args` with `env`; the machine's DATABASE_URL and REDIS_URL never choose the
+ * store (empty is unset). `unprivileged`: as root, the command runs in a user namespace of its own
+ * (`unshare --user`), where it keeps root's ownership of files but none of its capabilities, so a
+ * mode 0555 directory and a port below 1024 refuse it as they refuse any user.
+ */
+export function runCli(args: string[], env: Record<string, string> = {}, { unprivileged = false } = {}): CliProcess {
+  const command = unprivileged && IS_ROOT ? ['unshare', '--user', process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), CLI, ...args], { env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...env } });
   children.push(child);
   let stdout = '';
   let stderr = '';
