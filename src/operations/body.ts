@@ -2,11 +2,23 @@
 import { ApiError } from '../response/api-error.ts';
 import type { HostBody } from './types.ts';
 
-/** Deepest nesting of arrays and objects a body may have; a pet needs 1, and deeper input only costs stack. */
-const MAX_JSON_DEPTH = 32;
+/**
+ * Deepest nesting of arrays and objects a body may have; a pet needs 1, and deeper input only costs stack.
+ *
+ * @example
+ * '[[1]]'; // depth 2, well within MAX_JSON_DEPTH
+ */
+export const MAX_JSON_DEPTH = 32;
 
-/** Keys that could reach a prototype when a body is later spread or merged by someone's code. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Keys a body may not use at any depth: they could reach a prototype when the body is later spread
+ * or merged by someone's code. The OpenAPI document declares the same list.
+ *
+ * @example
+ * RESERVED_BODY_KEYS.includes('__proto__'); // true
+ */
+export const RESERVED_BODY_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+const FORBIDDEN_KEYS = new Set<string>(RESERVED_BODY_KEYS);
 /** Text without these cannot hold a forbidden key: a key with an escape in it needs a backslash. */
 const MAY_NAME_FORBIDDEN_KEY = /__proto__|constructor|prototype|\\/;
 /** One decoder for every body: `decode` without `stream` starts afresh each call. */

@@ -1,4 +1,5 @@
 /** Pieces both OpenAPI documents (the API's and the admin API's) are built from: headers, JSON content, the reserved keys, and HEAD as GET without bodies. */
+import { MAX_JSON_DEPTH, RESERVED_BODY_KEYS } from './body.ts';
 import { ref } from './json-schema.ts';
 
 /**
@@ -44,19 +45,6 @@ export const pattern = (regex: string): OpenApiObject => ({ type: 'string', patt
 export const jsonContent = (schema: unknown): OpenApiObject => ({ 'application/json': { schema } });
 
 /**
- * Keys a request body may not use at any depth: they could reach `Object.prototype` in code that
- * copies the body. `src/operations/body.ts` refuses them with a 400; test/unit/openapi.test.ts
- * holds this list to what the server refuses.
- *
- * @example
- * RESERVED_BODY_KEYS.includes('__proto__'); // true
- */
-export const RESERVED_BODY_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
-
-/** Deepest nesting of arrays and objects a request body may have (body.ts refuses deeper with a 400). */
-const MAX_BODY_NESTING = 32;
-
-/**
  * The named schemas of a document with the body rules JSON Schema can say added to `NewPet`: no
  * reserved key at any depth (a `not` of {@link RESERVED_KEY_SCHEMA}, which generated clients ignore,
  * where `additionalProperties` would give `NewPet` an index signature its fields break).
@@ -72,7 +60,7 @@ export function withBodyRules(schemas: Record<string, unknown>): Record<string, 
       ...newPet,
       description:
         'A pet as a client sends it. Unknown fields are ignored and never stored, but anywhere in the body the keys ' +
-        `${RESERVED_BODY_KEYS.map((key) => `\`${key}\``).join(', ')} are refused (400), as is nesting arrays and objects deeper than ${MAX_BODY_NESTING} levels.`,
+        `${RESERVED_BODY_KEYS.map((key) => `\`${key}\``).join(', ')} are refused (400), as is nesting arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
       not: ref('schemas', 'HasReservedKey'),
     },
     HasReservedKey: RESERVED_KEY_SCHEMA,

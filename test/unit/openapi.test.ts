@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createPetStore } from '../../compose/index.ts';
 import { encodeCursor } from '../../src/operations/inputs.ts';
-import { RESERVED_BODY_KEYS as RESERVED_KEYS } from '../../src/operations/openapi-parts.ts';
+import { RESERVED_BODY_KEYS as RESERVED_KEYS } from '../../src/operations/body.ts';
 import { NewPetSchema } from '../../src/storage/pet.ts';
 
 const KEY = 'openapi-key-0123456789';
