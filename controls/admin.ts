@@ -9,6 +9,7 @@ import {
   matchRoute,
   readJson,
   render,
+  pathBelowMount,
   requestTarget,
   type Handle,
   type Host,
@@ -23,10 +24,6 @@ import type { Controls } from './controls.ts';
 export const ADMIN_PATH = '/__admin';
 
 const isAdminPath = (pathname: string) => pathname === ADMIN_PATH || pathname.startsWith(`${ADMIN_PATH}/`);
-
-/** `pathname` without the host's mount prefix, when it still starts with it. */
-const pathBelowMount = (pathname: string, mountPath: string | undefined) =>
-  mountPath && pathname.startsWith(`${mountPath}/`) ? pathname.slice(mountPath.length) : pathname;
 
 /** A constant-time comparison, so the token cannot be guessed a character at a time from response times. */
 function sameSecret(given: string, expected: string): boolean {
@@ -73,8 +70,7 @@ export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, 
     } catch (refusal) {
       // A target the edge refuses: the request path answers it with its 400 (journaled, and met by
       // faults), unless it was meant for the admin API, which is never faulted or journaled.
-      if (isAdminPath(pathBelowMount(pathAndQuery(host.wire?.target ?? request.url).path, host.mountPath)))
-        return respond(errorReply(refusal, onError), request, host);
+      if (isAdminPath(pathBelowMount(pathAndQuery(host.wire?.target ?? request.url).path, host))) return respond(errorReply(refusal, onError), request, host);
     }
     if (path === undefined) return handle(request, host);
     const reply = await Promise.resolve()

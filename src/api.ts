@@ -137,24 +137,26 @@ export function createAnswer(config: ResolvedOptions): Answer {
     return withHeaders(reply, headers);
   }
 
-  return async (request, host, injected) => {
-    let reply: Reply;
+  /** The reply to one request, or the error it was refused with. */
+  async function replyTo(request: Request, host: Host, injected: Injected | undefined): Promise<Reply> {
+    let target: Target | '*';
     try {
+      target = requestTarget(request, host);
+    } catch (refusal) {
       // A request the edge refuses (a malformed Host or target, a repeated singleton header) never
       // reaches the place where a fault answers: its 400 stands, faults or not.
-      const target = requestTarget(request, host);
-      try {
-        reply = await answer(request, target, host, injected);
-      } catch (error) {
-        reply = errorReply(error, config.onError);
-        // A path outside the API: the fault still answers, with CORS only.
-        if (injected) reply = injectedAt(injected, {}, undefined);
-      }
-    } catch (refusal) {
-      reply = errorReply(refusal, config.onError);
+      return errorReply(refusal, config.onError);
     }
-    return withHeaders(reply, corsHeaders(request, config.cors));
-  };
+    try {
+      return await answer(request, target, host, injected);
+    } catch (error) {
+      const reply = errorReply(error, config.onError);
+      // A path outside the API: the fault still answers, with CORS only.
+      return injected ? injectedAt(injected, {}, undefined) : reply;
+    }
+  }
+
+  return async (request, host, injected) => withHeaders(await replyTo(request, host, injected), corsHeaders(request, config.cors));
 }
 
 /** `reply`, or the error a fault injected in its place: answered before the steps that add headers, it carries only CORS. */

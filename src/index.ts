@@ -11,7 +11,7 @@ export { PET_STORE_OPTION_NAMES, assertKnownOptions, resolveOptions, type Exchan
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
 export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
 export type { PetStoreContext } from './edge/context.ts';
-export { badRequest, requestTarget } from './edge/target.ts';
+export { badRequest, pathBelowMount, requestTarget } from './edge/target.ts';
 export { createCallerAddress, type CallerAddress } from './edge/caller-address.ts';
 
 export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';

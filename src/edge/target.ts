@@ -33,11 +33,27 @@ export function requestTarget(request: Request, host: Host): Target | '*' {
     ? targetOf(request.method, wire.target, wire.host, wire.http11)
     : targetOf(request.method, request.url, request.headers.get('host') ?? undefined, false);
   if (url === '*') return url;
-  const mountPath = host.mountPath ? host.mountPath.replace(/\/+$/, '') : '';
-  // Express has already cut its mount prefix off the path; a prefix another host names may still be there.
-  if (host.mountStripped) return { pathname: url.pathname, searchParams: url.searchParams, mountPath };
-  const mounted = mountPath !== '' && (url.pathname === mountPath || url.pathname.startsWith(`${mountPath}/`));
-  return { pathname: mounted ? url.pathname.slice(mountPath.length) : url.pathname, searchParams: url.searchParams, mountPath };
+  const mountPath = mountPathOf(host);
+  return { pathname: below(url.pathname, mountPath, host.mountStripped), searchParams: url.searchParams, mountPath };
+}
+
+/** The host's mount prefix without a trailing slash, `''` for none. */
+const mountPathOf = (host: Host): string => (host.mountPath ? host.mountPath.replace(/\/+$/, '') : '');
+
+/**
+ * `pathname` below the host's mount prefix: Express has already cut its prefix off the path; a
+ * prefix another host names may still be there, and is taken off.
+ *
+ * @example
+ * pathBelowMount('/api/v1/pets', { mountPath: '/api' }); // '/v1/pets'
+ */
+export function pathBelowMount(pathname: string, host: Host): string {
+  return below(pathname, mountPathOf(host), host.mountStripped);
+}
+
+function below(pathname: string, mountPath: string, stripped: boolean | undefined): string {
+  if (stripped || mountPath === '') return pathname;
+  return pathname === mountPath || pathname.startsWith(`${mountPath}/`) ? pathname.slice(mountPath.length) : pathname;
 }
 
 /** The part of a parsed target the API routes on: what a URL has, or what a plain target is split into. */
