@@ -1,8 +1,9 @@
 /** A composed product as the one object every host calls: a fetch handler, a node:http listener, and the handler Express, Koa, Fastify and Hono are handed, in one. */
 import { callOf, HOW_TO_CALL, openNodeResponse } from '../hosts/framework.ts';
 import { hostOf } from '../hosts/fetch.ts';
+import { initRequest } from '../hosts/in-process.ts';
 import { nodeListener, type Served } from '../hosts/node/listener.ts';
-import { ApiError, errorReply, IN_PROCESS, wireReply, type Host } from '../src/index.ts';
+import { ApiError, errorReply, IN_PROCESS, render, wireReply, type Host } from '../src/index.ts';
 import type { PetStore } from './handler.ts';
 
 /** What {@link toPetStore} serves: a composed product and the path its API is under. */
@@ -34,6 +35,9 @@ export function toPetStore(product: Product): PetStore {
       const call = callOf(args, this);
       if (call?.kind === 'request') return answer(call.request, hostOf(call.request, call.contexts));
       if (call?.kind === 'url') {
+        // A plain product and a plain init: the reply rendered straight from a request view (hosts/in-process.ts).
+        const plain = product.answer && call.contexts.length === 0 ? initRequest(call.input, call.init) : undefined;
+        if (plain) return product.answer!(plain, IN_PROCESS).then((reply) => render(reply, { head: plain.method === 'HEAD' }));
         const request = new Request(call.input, call.init);
         return answer(request, call.contexts.length === 0 ? IN_PROCESS : { ...hostOf(request, call.contexts), inProcess: true });
       }
