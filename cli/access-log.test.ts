@@ -1,0 +1,48 @@
+/** The access log's writer: lines leave in batches, by time or by size, and none is lost on exit. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FLUSH_AFTER_MS, FLUSH_AT_CHARS, lineWriter } from './access-log.ts';
+
+/** A sink that records each write. */
+function recorder() {
+  const writes: string[] = [];
+  return { writes, sink: { write: (text: string) => writes.push(text) } };
+}
+
+describe('the access log writer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('writes lines from many event-loop turns in one write once the first has waited 50 ms', async () => {
+    const { writes, sink } = recorder();
+    const write = lineWriter(sink);
+    for (let turn = 0; turn < 5; turn++) {
+      write(`GET /v1/pets 200 0.1ms 127.0.0.${turn}`);
+      await vi.advanceTimersByTimeAsync(FLUSH_AFTER_MS / 10);
+    }
+    expect(writes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(FLUSH_AFTER_MS);
+    expect(writes).toEqual([[0, 1, 2, 3, 4].map((n) => `GET /v1/pets 200 0.1ms 127.0.0.${n}\n`).join('')]);
+  });
+
+  it('writes at once when 64 KiB of lines wait, without waiting for the time', () => {
+    const { writes, sink } = recorder();
+    const write = lineWriter(sink);
+    const line = 'x'.repeat(1023);
+    for (let i = 0; i < FLUSH_AT_CHARS / 1024; i++) write(line);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toHaveLength(FLUSH_AT_CHARS);
+  });
+
+  it('writes the lines still waiting when the process exits', () => {
+    const { writes, sink } = recorder();
+    const write = lineWriter(sink);
+    write('POST /v1/pets 201 0.4ms -');
+    // The writer's own exit listener, as the process calls it (emitting 'exit' would run the runner's too).
+    (process.listeners('exit').at(-1) as () => void)();
+    expect(writes).toEqual(['POST /v1/pets 201 0.4ms -\n']);
+  });
+});
