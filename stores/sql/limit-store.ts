@@ -28,11 +28,12 @@ export function sqlLimitStore(client: SqlClient): LimitStore {
     },
     async reject(subject, window) {
       const [row] = await client.query(
-        `INSERT INTO petstore_limit_subjects AS s (subject, refused_in, refused) VALUES ($1, $2, 1)
+        `INSERT INTO petstore_limit_subjects AS s (subject, refused_in, refused, windows_end) VALUES ($1, $2, 1, $3)
          ON CONFLICT (subject) DO UPDATE
-         SET refused = CASE WHEN s.refused_in = excluded.refused_in THEN s.refused + 1 ELSE 1 END, refused_in = excluded.refused_in
+         SET refused = CASE WHEN s.refused_in = excluded.refused_in THEN s.refused + 1 ELSE 1 END, refused_in = excluded.refused_in,
+             windows_end = GREATEST(s.windows_end, excluded.windows_end)
          RETURNING refused`,
-        [subject, window.start],
+        [subject, window.start, window.end],
       );
       return Number(row!.refused);
     },

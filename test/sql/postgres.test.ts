@@ -6,7 +6,9 @@
 // @module-tag postgres (skipped without PostgreSQL, failed under CI: test/helpers/system-parts.ts)
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { quotaWindows } from '../../src/index.ts';
 import { migrate, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../stores/sql/index.ts';
+import { migrateTo } from '../../stores/sql/migrations.ts';
 import { describeLimitStoreConformance, describePetStorageConformance } from '../../testing/conformance/index.ts';
 import { postPet, startServer } from '../helpers/server.ts';
 import { startPostgres, type TestPostgres } from './postgres-server.ts';
@@ -57,7 +59,7 @@ describe('migrations on PostgreSQL', () => {
     return { objects, versions };
   }
 
-  it('migrates an empty database from 5 clients at once as a role that owns it and is no superuser, recording version 1 once; running again changes nothing', async () => {
+  it('migrates an empty database from 5 clients at once as a role that owns it and is no superuser, recording versions 1 and 2 once; running again changes nothing', async () => {
     const url = await pg.freshDatabase();
     const clients = Array.from({ length: 5 }, () => postgresClient(pool(url, { max: 1 })));
     expect(
@@ -69,12 +71,29 @@ describe('migrations on PostgreSQL', () => {
 
     await Promise.all(clients.map((client) => migrate(client)));
     const first = await schemaOf(clients[0]!);
-    expect(first.versions.map((row) => row.version)).toEqual([1]);
+    expect(first.versions.map((row) => row.version)).toEqual([1, 2]);
     expect(first.objects.map((row) => row.name)).toEqual(expect.arrayContaining(['petstore_pets', 'petstore_pet_ids', 'petstore_limit_take']));
 
     await Promise.all(clients.map((client) => migrate(client)));
     expect(await schemaOf(clients[0]!)).toEqual(first);
     expect(await sqlPetStorage(clients[1]!).create({ name: 'first', categoryId: 1 })).toEqual({ id: 1, name: 'first', categoryId: 1 });
+  });
+
+  it('upgrades a database version 1 left from 5 clients at once, keeping its pets, counts and bans', async () => {
+    const url = await pg.freshDatabase();
+    const clients = Array.from({ length: 5 }, () => postgresClient(pool(url, { max: 1 })));
+    await migrateTo(clients[0]!, 1);
+    const windows = quotaWindows(NOW, { perMinute: 60, perDay: 1000 });
+    await sqlPetStorage(clients[0]!).create({ name: 'kept', categoryId: 1 });
+    for (let i = 0; i < 3; i++) await sqlLimitStore(clients[0]!).take('key:counted', windows, NOW);
+    await sqlLimitStore(clients[0]!).ban('key:banned', NOW + 900_000, NOW);
+
+    await Promise.all(clients.map((client) => migrate(client)));
+    expect((await schemaOf(clients[0]!)).versions.map((row) => row.version)).toEqual([1, 2]);
+    const store = sqlLimitStore(clients[1]!);
+    expect(await store.take('key:counted', windows, NOW)).toEqual({ admitted: true, used: [4, 4] });
+    expect(await store.take('key:banned', windows, NOW)).toMatchObject({ admitted: false, bannedUntil: NOW + 900_000 });
+    expect(await sqlPetStorage(clients[2]!).get(1)).toEqual({ id: 1, name: 'kept', categoryId: 1 });
   });
 });
 
