@@ -1,8 +1,9 @@
 // One server for the HTTP benchmarks, in its own process: `node bench/http-server.mjs <kind> <key>`.
-// Kinds: petstore (our Node adapter); fastify and hono (bench/peers: the same work on Fastify 5
-// and Hono 4, over the same stores); store (`serve(createPetStore(…))`, configured as the command
-// configures it, for bench/command.mjs); whatwg (a bare @whatwg-node/server adapter returning a
-// constant 20-pet JSON) and raw (node:http after a string compare of the key). Prints "ready <port>".
+// Kinds: petstore (our Node adapter); fastify, fastify-lean and hono (bench/peers: the same work on
+// Fastify 5 in its full idiom and written lean for speed, and on Hono 4, over the same stores);
+// store (`serve(createPetStore(…))`, configured as the command configures it, for bench/command.mjs);
+// whatwg (a bare @whatwg-node/server adapter returning a constant 20-pet JSON) and raw (node:http
+// after a string compare of the key). Prints "ready <port>".
 import { createServer } from 'node:http';
 import { createServerAdapter, Response } from '@whatwg-node/server';
 import { memoryLimitStore, memoryPetStorage } from 'petstore-service/storage';
@@ -36,7 +37,7 @@ if (kind === 'petstore') {
   // What the command makes of its flags, minus the access log: keys, memory stores, an onError; no clientAddress.
   const server = await serve(createPetStore({ ...(await sameWork()), onError: () => {} }), { port: 0 });
   port = new URL(server.url).port;
-} else if (kind === 'fastify' || kind === 'hono') {
+} else if (kind === 'fastify' || kind === 'fastify-lean' || kind === 'hono') {
   const peer = await import(`./peers/${kind}.mjs`);
   port = await peer.listen(await sameWork());
 } else if (kind === 'whatwg') {

@@ -1,4 +1,5 @@
-// The Pet Store's rules as plain functions, written the way an app on Fastify or Hono would: what both peers call.
+// The Pet Store's rules as plain functions, written the way an app on Fastify or Hono would: what both peers call (on Node, Deno and Bun).
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 
