@@ -73,3 +73,21 @@ describe('petstore.fetch(url, init) in process', () => {
     await expect(petstore.fetch(url, init)).rejects.toThrow(TypeError);
   });
 });
+
+describe('the length of a page', () => {
+  it.each([
+    ['no pets', []],
+    ['ASCII names', ['Rex', 'Tom']],
+    ['names in Greek', ['Ρεξ', 'Τομ']],
+    ['names with emoji and a lone surrogate', ['🐕 Rex', 'Tom \ud800']],
+  ])('HEAD tells the UTF-8 length GET sends, for a page of %s', async (_name, names) => {
+    const storage = memoryPetStorage();
+    for (const name of names) await storage.create({ name, categoryId: 1, status: 'available' });
+    const petstore = createPetStore({ storage, apiKeys: { [KEY]: 'pro' } });
+    for (const query of ['', '?limit=1']) {
+      const body = await (await petstore.fetch(`${ORIGIN}/v1/pets${query}`, { headers: auth })).arrayBuffer();
+      const head = await petstore.fetch(`${ORIGIN}/v1/pets${query}`, { method: 'HEAD', headers: auth });
+      expect(head.headers.get('content-length')).toBe(String(body.byteLength));
+    }
+  });
+});

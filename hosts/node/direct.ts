@@ -180,10 +180,10 @@ export async function answerNode(answer: Answer, req: NodeRequest, res: NodeResp
   const request = new NodeRequestView(req) as unknown as Request;
   const reply = await answer(request, host);
   if (res.writableEnded || res.destroyed) return;
-  const { status, headers, body } = wireReply(reply, req.method === 'HEAD');
+  const { status, headers, body, bodyBytes } = wireReply(reply, req.method === 'HEAD');
   // writeHead sends the header block at once, so node:http cannot count the body itself: without
   // its length the answer would go chunked.
-  if (body !== null) headers['Content-Length'] = String(utf8Length(body));
+  if (body !== null) headers['Content-Length'] = String(bodyBytes ?? utf8Length(body));
   // The phrase the bridge writes from the Response's statusText, so both paths' status lines match.
   res.writeHead(status, reasonPhrase(status), headers);
   // One write: the header block and the body leave together.

@@ -1,6 +1,6 @@
 /** GET /pets: one page of pets in id order, with an RFC 8288 `Link: rel="next"` while more match. */
 import { ApiError } from '../response/api-error.ts';
-import type { Reply } from '../response/reply.ts';
+import { utf8Length, type Reply } from '../response/reply.ts';
 import type { Pet, PetStatus } from '../storage/pet.ts';
 import type { PetStorage } from '../storage/pet-storage.ts';
 import { decodeCursor, DEFAULT_LIMIT, encodeCursor, ListQuerySchema, type ListQuery } from './inputs.ts';
@@ -16,25 +16,41 @@ export async function listPets({ query: params, base, settings }: OperationConte
   // One extra pet tells whether a next page exists without a count query.
   const pets = await settings.storage.list({ status: query.status, after, limit: limit + 1 });
   const page = pets.slice(0, limit);
-  const json = petsJson(page);
-  if (pets.length <= limit) return { status: 200, json };
-  return { status: 200, json, headers: { Link: `<${nextPageUrl(base, query, page.at(-1)!.id)}>; rel="next"` } };
+  const { json, jsonBytes } = petsJson(page);
+  if (pets.length <= limit) return { status: 200, json, jsonBytes };
+  return { status: 200, json, jsonBytes, headers: { Link: `<${nextPageUrl(base, query, page.at(-1)!.id)}>; rel="next"` } };
+}
+
+/** A pet's JSON and its length in UTF-8 bytes. */
+interface Serialized {
+  readonly text: string;
+  readonly bytes: number;
 }
 
 // Stored pets never change (memory storage freezes them), so each is serialized once. A store
 // that returns fresh objects just misses the cache: entries go when the pets do.
-const serialized = new WeakMap<Pet, string>();
+const serialized = new WeakMap<Pet, Serialized>();
 
-/** The page as a JSON array, reusing each pet's serialization: JSON.stringify is most of a list. */
-function petsJson(pets: readonly Pet[]): string {
+/**
+ * The page as a JSON array, reusing each pet's serialization (JSON.stringify is most of a list),
+ * and its UTF-8 length: counted once per pet, not by scanning the page for its Content-Length on
+ * every request, which was 2.6 % of a GET's CPU under perf on node:http (bench/http.mjs, GET).
+ */
+function petsJson(pets: readonly Pet[]): { json: string; jsonBytes: number } {
   let json = '[';
+  // The brackets and the commas between pets.
+  let jsonBytes = 1 + Math.max(pets.length, 1);
   for (let i = 0; i < pets.length; i++) {
     const pet = pets[i]!;
-    let text = serialized.get(pet);
-    if (text === undefined) serialized.set(pet, (text = JSON.stringify(pet)));
-    json += i === 0 ? text : `,${text}`;
+    let entry = serialized.get(pet);
+    if (entry === undefined) {
+      const text = JSON.stringify(pet);
+      serialized.set(pet, (entry = { text, bytes: utf8Length(text) }));
+    }
+    json += i === 0 ? entry.text : `,${entry.text}`;
+    jsonBytes += entry.bytes;
   }
-  return `${json}]`;
+  return { json: `${json}]`, jsonBytes };
 }
 
 /** The query as an object; a repeated parameter becomes an array so the schema can refuse it. */

@@ -9,6 +9,8 @@ export interface Reply {
   readonly body?: unknown;
   /** The body already serialized, when the operation can do it cheaper (takes precedence). */
   readonly json?: string;
+  /** The UTF-8 length of `json`, when the operation knows it without scanning the text. */
+  readonly jsonBytes?: number;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -41,7 +43,7 @@ export function withHeaders(reply: Reply, headers: Readonly<Record<string, strin
   if (isEmpty(headers)) return reply;
   const merged: Record<string, string> = Object.assign({}, reply.headers, headers);
   if (reply.headers?.Link && headers.Link) merged.Link = `${reply.headers.Link}, ${headers.Link}`;
-  return { status: reply.status, body: reply.body, json: reply.json, headers: merged };
+  return { status: reply.status, body: reply.body, json: reply.json, jsonBytes: reply.jsonBytes, headers: merged };
 }
 
 /**
@@ -73,6 +75,8 @@ export interface WireReply {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string | null;
+  /** The UTF-8 length of `body`, when the reply told it. */
+  readonly bodyBytes?: number | undefined;
 }
 
 /** What `reply` sends: its JSON body (none for HEAD, with the length GET would send) and its headers. */
@@ -83,9 +87,10 @@ export function wireReply(reply: Reply, head = false): WireReply {
   if (reply.body === undefined && reply.json === undefined) return { status: reply.status, headers, body: null };
   headers['Content-Type'] = 'application/json';
   const json = reply.json ?? JSON.stringify(reply.body);
-  if (!head) return { status: reply.status, headers, body: json };
+  const bodyBytes = reply.json === undefined ? undefined : reply.jsonBytes;
+  if (!head) return { status: reply.status, headers, body: json, bodyBytes };
   // HEAD tells the length GET would send (RFC 9110 §9.3.2); Deno and Bun would say 0 for no body.
-  headers['Content-Length'] = String(utf8Length(json));
+  headers['Content-Length'] = String(bodyBytes ?? utf8Length(json));
   return { status: reply.status, headers, body: null };
 }
 
