@@ -1,11 +1,46 @@
 // The hand-written findings under the measured tables of BENCHMARKS.md: what the profiles showed, what was fixed, why targets are missed.
 
-/**
- * The findings section, as Markdown. `lowest` and `highest` are this run's in-process calls per
- * second across passes, already formatted.
- */
-export const findings = ({ lowest, highest }) => `
+/** What issue 28's profiles showed, with this run's ceiling on node:http. */
+const issue28 = ({ ceiling, cpu }) => `
 ## Findings (profile of the hot path, and why targets are missed)
+
+**Issue 28 (speed where users feel it).** Profiled with \`perf record -g\` on the command under
+autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\` on the in-process loop.
+
+- **The HTTP goals against lean Fastify are out of reach on node:http, and the floor row shows
+  it.** A node:http server that writes our GET answer (status, the same headers and body, fixed)
+  and does nothing else ran at ${ceiling} lean Fastify's GET rate in this run (CPU per answer:
+  floor ${cpu.floor} µs, lean Fastify ${cpu.lean} µs, \`serve()\` ${cpu.ours} µs). The goals ask 1.3× (the
+  command with its log) and 1.4× (\`--quiet\`): more than a server doing no work reaches. In
+  \`perf\`, the command's GET is ~53 % node's own code (llhttp, IncomingMessage and ServerResponse
+  as streams, header checks, the socket write), ~18 % the kernel's TCP, ~24 % JIT code of which
+  our request path (\`answer\`: auth, both windows, route, page) is ~11 points and the direct
+  write's own work ~5. Lean Fastify pays the same node:http share. A rejection (401, 429, 400)
+  pays all of node:http too, and ours costs about what a GET costs (in process, per call: GET
+  52.8 µs, 400 56.2, 401 50.6 on a loaded run), so 1.5× a GET is out of reach the same way. What
+  would reach them is a server below node:http: a prototype on Node's own llhttp binding
+  (\`_http_common\`'s HTTPParser) over \`net\`, writing the head itself, answered a fixed GET for
+  25.4 µs of CPU against node:http's 41.1 µs in the same run. It would have to re-earn every
+  edge node:http gives us (timeouts, 408/413/431, pipelining, Expect, upgrades): a project of its
+  own, not done here.
+- **Fixed: the access log wrote once per event-loop turn.** At 10 connections a turn carried one
+  to three lines, and each write through stdout cost more than the line: 4.3–5.4 µs of CPU a line
+  against 2.9 µs now (\`node bench/log-lines.mjs\`). Lines now leave at most 50 ms after the first,
+  or at once past 64 KiB (cli/access-log.ts).
+- **Fixed: \`petstore.fetch(url, init)\` built a Request.** Its AbortSignal, webidl checks and body
+  extraction were ~5 µs of a ~28 µs call, and the call went through the Response-making layers.
+  A plain init (method, headers, a string body) is now read through a request view and the
+  plain product's reply rendered straight to a Response (hosts/in-process.ts): 13,475 to 21,906
+  calls per CPU-second in one A/B run on Node 20; \`compose/in-process.test.ts\` holds both forms equal.
+- **Fixed: the page was scanned for its Content-Length.** \`/[^\\x00-\\x7f]/\` over the 1.2 KB page was
+  2.6 % of a GET's samples; each pet's UTF-8 length is now counted once, beside its cached JSON.
+- **The in-process floor differs by Node version.** Node 24's undici builds and reads a Response
+  about twice as fast as Node 20's, while our path gains less: the ratio to the floor is lower on 24.
+`;
+
+/** What earlier issues' profiles showed and fixed. */
+const earlier = ({ lowest, highest }) => `
+**Earlier issues.**
 
 Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loop) and
 \`node --cpu-prof bench/http-server.mjs petstore <key>\` under autocannon;
@@ -79,3 +114,10 @@ Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loo
   \`src/storage/memory-pet-storage.test.ts\` counts the pets a page's search reads: at most 21 of 10^6
   (a binary search), then the page itself.
 `;
+
+/**
+ * The findings section, as Markdown. `lowest` and `highest` are this run's in-process calls per
+ * second across passes, already formatted; `ceiling` is the node:http floor's GET req/s ÷ lean
+ * Fastify's, `cpu` the GET CPU µs per answer of the floor, lean Fastify and `serve()`, formatted.
+ */
+export const findings = (measured) => issue28(measured) + earlier(measured);

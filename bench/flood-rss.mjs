@@ -84,7 +84,7 @@ async function floodOne(count, token) {
  */
 async function runServer() {
   const { getHeapSpaceStatistics } = await import('node:v8');
-  const { memoryLimitStore } = await import('petstore-service');
+  const { memoryLimitStore } = await import('petstore-service/storage');
   const { serve } = await import('petstore-service/node');
   const limitStore = memoryLimitStore();
   const { server, url } = await serve({

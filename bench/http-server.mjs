@@ -2,7 +2,8 @@
 // Kinds: petstore (our Node adapter); fastify, fastify-lean and hono (bench/peers: the same work on
 // Fastify 5 in its full idiom and written lean for speed, and on Hono 4, over the same stores);
 // store (`serve(createPetStore(…))`, configured as the command configures it, for bench/command.mjs);
-// whatwg (a bare @whatwg-node/server adapter returning a constant 20-pet JSON) and raw (node:http
+// whatwg (a bare @whatwg-node/server adapter returning a constant 20-pet JSON), floor (node:http
+// writing our GET answer's headers and body, fixed, with no work) and raw (node:http
 // after a string compare of the key). Prints "ready <port>".
 import { createServer } from 'node:http';
 import { createServerAdapter, Response } from '@whatwg-node/server';
@@ -54,6 +55,19 @@ if (kind === 'petstore') {
       response.writeHead(200, { 'content-type': 'application/json' }).end(BODY);
     }),
   );
+} else if (kind === 'floor') {
+  // What node:http costs with no work at all: our GET answer's status, headers and body, fixed.
+  const headers = {
+    Link: '</v1/pets?cursor=cDE6MjA>; rel="next"',
+    'X-RateLimit-Limit': '1000000000',
+    'X-RateLimit-Remaining': '999999999',
+    'X-RateLimit-Reset': '1795737600',
+    'RateLimit-Policy': '"minute";q=1000000000;w=60, "day";q=1000000000;w=86400',
+    RateLimit: '"day";r=999999999;t=12925, "minute";r=999999999;t=25',
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(BODY)),
+  };
+  port = await listen(createServer((_request, response) => response.writeHead(200, 'OK', headers).end(BODY)));
 } else {
   throw new Error(`unknown server kind ${kind}`);
 }

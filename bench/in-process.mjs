@@ -1,7 +1,8 @@
 // In-process benchmarks: petstore.fetch in a loop, and filtered pages as the store grows.
 import { createHistogram } from 'node:perf_hooks';
 import { createPetStore } from 'petstore-service';
-import { memoryPetStorage } from 'petstore-service/storage';
+import { memoryLimitStore, memoryPetStorage } from 'petstore-service/storage';
+import { createApp } from './peers/hono-app.mjs';
 
 const KEY = 'bench-key';
 const apiKeys = { [KEY]: { perMinute: 1_000_000_000, perDay: 1_000_000_000 } };
@@ -26,6 +27,61 @@ export async function inProcessCalls({ passes, seconds }) {
     rates.push(calls / seconds);
   }
   return { callsPerSecond: median(rates), rates };
+}
+
+/** What a unit test pays per call, three ways, GET /v1/pets and `.json()` of the 20-pet page (of 100, `Link: rel="next"`). */
+export const IN_PROCESS_CASES = {
+  petstore: '`await (await petstore.fetch(url, init)).json()`',
+  hono: 'Hono 4 `app.request(url, init)`, the same work (bench/peers/hono-app.mjs), `.json()`',
+  floor: 'The floor: `new Response(page, { headers })` with the same body and headers, `.json()`',
+};
+
+/**
+ * Calls per CPU-second of each of {@link IN_PROCESS_CASES}, taking turns within each pass, each
+ * pass `seconds` of this process's CPU (user + system: a pass preempted by the machine's other
+ * work is not counted short). Ours and Hono's app are made from equal stores, as the HTTP peers
+ * are; the floor builds one native Response with our answer's body and headers, and reads it.
+ * Resolves to each case's median rate and per-pass rates, and the per-pass ratios of ours to the others.
+ */
+export async function inProcessPeers({ passes, seconds }) {
+  const sameWork = async () => {
+    const storage = memoryPetStorage();
+    for (let i = 1; i <= 100; i++) await storage.create({ name: `pet ${i}`, categoryId: i % 5, status: 'available' });
+    return { storage, limitStore: memoryLimitStore(), apiKeys };
+  };
+  const url = 'http://localhost/v1/pets';
+  const init = { headers };
+  const petstore = createPetStore(await sameWork());
+  const app = createApp(await sameWork());
+  const sample = await petstore.fetch(url, init);
+  const page = await sample.text();
+  const pageHeaders = Object.fromEntries(sample.headers);
+  const honoPage = await (await app.request(url, init)).text();
+  if (honoPage !== page) throw new Error(`Hono's page differs from ours:\n${honoPage.slice(0, 200)}\n${page.slice(0, 200)}`);
+  const calls = {
+    petstore: async () => (await petstore.fetch(url, init)).json(),
+    hono: async () => (await app.request(url, init)).json(),
+    floor: () => new Response(page, { headers: pageHeaders }).json(),
+  };
+  const names = Object.keys(calls);
+  for (const name of names) for (let i = 0; i < 5_000; i++) await calls[name]();
+  const rates = Object.fromEntries(names.map((name) => [name, []]));
+  for (let pass = 0; pass < passes; pass++) {
+    for (const name of names) {
+      const started = process.cpuUsage();
+      let done = 0;
+      let used = 0;
+      while (used < seconds * 1e6) {
+        for (let i = 0; i < 100; i++) await calls[name]();
+        done += 100;
+        const { user, system } = process.cpuUsage(started);
+        used = user + system;
+      }
+      rates[name].push(done / (used / 1e6));
+    }
+  }
+  const ratios = Object.fromEntries(names.map((name) => [name, rates.petstore.map((rate, i) => rate / rates[name][i])]));
+  return Object.fromEntries(names.map((name) => [name, { rate: median(rates[name]), rates: rates[name], oursOver: median(ratios[name]) }]));
 }
 
 /** A store with `count` pets, one in 1,000 sold. */
