@@ -1,7 +1,7 @@
 // The hand-written findings under the measured tables of BENCHMARKS.md: what the profiles showed, what was fixed, why targets are missed.
 
 /** What issue 28's profiles showed, with this run's ceiling on node:http. */
-const issue28 = ({ ceiling, cpu }) => `
+const issue28 = ({ ceiling, cpu, tails }) => `
 ## Findings (profile of the hot path, and why targets are missed)
 
 **Issue 28 (speed where users feel it).** Profiled with \`perf record -g\` on the command under
@@ -34,6 +34,11 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   calls per CPU-second in one A/B run on Node 20; \`compose/in-process.test.ts\` holds both forms equal.
 - **Fixed: the page was scanned for its Content-Length.** \`/[^\\x00-\\x7f]/\` over the 1.2 KB page was
   2.6 % of a GET's samples; each pet's UTF-8 length is now counted once, beside its cached JSON.
+- **The p99 ÷ p50 goal: the tail is the machine's.** At 10 connections our rows' p99 ran at
+  ${tails.ours} their p50, and the peers' at ${tails.peers} in the same run: autocannon shares the two
+  cores with the server, and a pass preempted by it stretches every server's tail alike. A
+  young-generation collection (~2.5 % of a GET's samples) adds a little to every server's tail;
+  no server of the table holds 3× on every row.
 - **The in-process floor differs by Node version.** Node 24's undici builds and reads a Response
   about twice as fast as Node 20's, while our path gains less: the ratio to the floor is lower on 24.
 `;

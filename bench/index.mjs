@@ -229,6 +229,14 @@ on PGlite and 55 ms on PostgreSQL: every id from the start is walked to find the
 ${f(bundle.minBytes)} bytes minified, **${f(bundle.gzipBytes)} bytes min+gzip**.
 `;
 
+/** The lowest and highest p99 ÷ p50 over every scenario, of our three rows and of the three peers. */
+function tailRanges(peers) {
+  const range = (kinds) => {
+    const tails = Object.values(peers).flatMap((byServer) => kinds.map((kind) => byServer[kind].p99 / byServer[kind].p50));
+    return `${f(Math.min(...tails), 1)}–${f(Math.max(...tails), 1)}×`;
+  };
+  return { ours: range(['petstore', 'logged', 'quiet']), peers: range(['fastify-lean', 'fastify', 'hono']) };
+}
 const floor = http.baselines["GET — node:http floor: our answer's headers and body, fixed, no work"];
 const lean = http.peers.list['fastify-lean'];
 const findings = findingsSection({
@@ -236,6 +244,7 @@ const findings = findingsSection({
   highest: f(Math.max(...inProcess.rates)),
   ceiling: `${f(median(floor.runs.map((run, pass) => run.rps / lean.runs[pass].rps)), 2)}×`,
   cpu: { floor: f(floor.cpu, 1), lean: f(lean.cpu, 1), ours: f(http.peers.list.petstore.cpu, 1) },
+  tails: tailRanges(http.peers),
 });
 writeFileSync('BENCHMARKS.md', report + findings);
 console.log(report + findings);
