@@ -2,6 +2,7 @@
 import type { LimitStore, PetStorage } from '../src/index.ts';
 import { redisLimitStore, redisPetStorage } from '../stores/redis/index.ts';
 import { migrate, pgliteClient, postgresClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../stores/sql/index.ts';
+import { openExclusiveStores, type ExclusiveStores } from '../stores/sql/exclusive.ts';
 import { claimDataDirectory, type DataDirectory } from './data-directory.ts';
 
 /** A URL from a flag or the environment, and which one, to name it in messages. */
@@ -157,20 +158,27 @@ async function openPglite(dir: string, log: (line: string) => void): Promise<Bac
   }
   if (data.fresh) log(`creating the database in ${dir} (first start takes a few seconds)…`);
   let db: Awaited<ReturnType<typeof PGlite.create>>;
-  let client: SqlClient;
+  let stores: ExclusiveStores;
   try {
     db = await PGlite.create(dir);
-    client = pgliteClient(db);
-    await migrate(client);
+    await migrate(pgliteClient(db));
     data.created();
+    // The directory's lock makes this process the database's only writer: reads from memory,
+    // writes in group commits. bench/data-mixed.mjs (60 % list, 25 % create, 10 % wrong key, 5 %
+    // get, 20 connections; medians of 3 passes of 5 s, the two builds run back to back): 721 req/s
+    // (p50 25 ms) with sqlPetStorage and sqlLimitStore, 8,783 (p50 2.1 ms) with these, at the
+    // same durability.
+    stores = await openExclusiveStores(db);
   } catch (error) {
     data.release();
     throw new StoreError(`cannot open PGlite in ${dir}: ${reason(error)}`);
   }
-  return sqlBackend(client, `PGlite in ${dir}`, async () => {
+  const close = async () => {
+    await stores.drain();
     await db.close();
     data.release();
-  });
+  };
+  return { storage: stores.storage, limitStore: stores.limitStore, name: `PGlite in ${dir}`, close };
 }
 
 /** A pool of connections to PostgreSQL, reached and migrated. */
