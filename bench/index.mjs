@@ -8,6 +8,8 @@ import { floodSection, floodTargets } from './flood-rss.mjs';
 import { httpBenchmarks, httpSection, httpTargets, median } from './http.mjs';
 import { IN_PROCESS_CASES, inProcessCalls, inProcessPeers, scale } from './in-process.mjs';
 import { runtimeBenchmarks, runtimeSection, runtimeTargets } from './runtimes.mjs';
+import { dataMixedBenchmark, dataMixedSection, dataMixedTargets } from './data-mixed.mjs';
+import { sqlLimitsBenchmark, sqlLimitsSection, sqlLimitsTargets } from './sql-limits.mjs';
 
 const quick = process.argv.includes('--quick');
 // --quick keeps every measurement but shortens it: fewer and shorter passes, 10^5 rate-limit keys.
@@ -60,6 +62,10 @@ const durable = JSON.parse(
     .split('\n')
     .at(-1),
 );
+log('the command with --data (PGlite) under a mixed load, and the memory store');
+const dataMixed = await dataMixedBenchmark({ passes: settings.passes, seconds: settings.seconds });
+log('SQL limit store: takes with 10^2 and 10^5 callers a day, on PGlite and PostgreSQL');
+const sqlLimits = await sqlLimitsBenchmark({ quick });
 
 const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const verdict = (ok) => (ok ? '✅ met' : '❌ missed');
@@ -123,6 +129,8 @@ const targets = [
     `${f(testStores[step].mean, 3)} ms (p99 ${f(testStores[step].p99, 2)})`,
     testStores[step].mean <= 0.5,
   ]),
+  ...dataMixedTargets(dataMixed),
+  ...sqlLimitsTargets(sqlLimits),
   ['Service-worker bundle, min+gzip', '≤ 40 KB', `${f(bundle.gzipBytes / 1024, 1)} KB`, bundle.gzipBytes <= 40 * 1024],
 ];
 
@@ -221,6 +229,10 @@ limits in Redis.
 The rare-status page costs the same at 10^6 pets as at 10^3: the \`(status, id)\` index finds the
 42 directly. Without it (dropped by hand, once, on this machine) the same page at 10^6 took 180 ms
 on PGlite and 55 ms on PostgreSQL: every id from the start is walked to find them.
+
+${dataMixedSection(dataMixed)}
+
+${sqlLimitsSection(sqlLimits)}
 
 ## Service-worker bundle
 
