@@ -7,22 +7,25 @@ const issue28 = ({ ceiling, cpu, tails }) => `
 **Issue 28 (speed where users feel it).** Profiled with \`perf record -g\` on the command under
 autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\` on the in-process loop.
 
-- **The HTTP goals against lean Fastify are out of reach on node:http, and the floor row shows
-  it.** A node:http server that writes our GET answer (status, the same headers and body, fixed)
-  and does nothing else ran at ${ceiling} lean Fastify's GET rate in this run (CPU per answer:
-  floor ${cpu.floor} µs, lean Fastify ${cpu.lean} µs, \`serve()\` ${cpu.ours} µs). The goals ask 1.3× (the
-  command with its log) and 1.4× (\`--quiet\`): more than a server doing no work reaches. In
-  \`perf\`, the command's GET is ~53 % node's own code (llhttp, IncomingMessage and ServerResponse
-  as streams, header checks, the socket write), ~18 % the kernel's TCP, ~24 % JIT code of which
-  our request path (\`answer\`: auth, both windows, route, page) is ~11 points and the direct
-  write's own work ~5. Lean Fastify pays the same node:http share. A rejection (401, 429, 400)
-  pays all of node:http too, and ours costs about what a GET costs (in process, per call: GET
-  52.8 µs, 400 56.2, 401 50.6 on a loaded run), so 1.5× a GET is out of reach the same way. What
-  would reach them is a server below node:http: a prototype on Node's own llhttp binding
-  (\`_http_common\`'s HTTPParser) over \`net\`, writing the head itself, answered a fixed GET for
-  25.4 µs of CPU against node:http's 41.1 µs in the same run. It would have to re-earn every
-  edge node:http gives us (timeouts, 408/413/431, pipelining, Expect, upgrades): a project of its
-  own, not done here.
+- **The HTTP goals against lean Fastify: missed, and the floor row says by how much.** A
+  node:http server that writes our GET answer (status, the same headers and body, fixed) and does
+  nothing else ran at ${ceiling} lean Fastify's GET rate in this run. CPU per GET answer: floor
+  ${cpu.floor} µs, lean Fastify ${cpu.lean} µs, \`serve()\` ${cpu.ours} µs. So node:http leaves room: 1.4× lean
+  Fastify allows ${cpu.quietBudget} µs a GET, ${cpu.workBudget} µs of work above the floor, where \`serve()\` spends
+  ${cpu.oursWork} µs. The command spends more: its \`--quiet\` GET ${cpu.commandExtra} µs more than \`serve()\`'s (it runs
+  with \`--trust-proxy 1\` and the command's configuration; not profiled apart here), and its log
+  ${cpu.logExtra} µs more again. In \`perf\` on the command's GET, ~53 % of samples are node's own code
+  (llhttp, IncomingMessage and ServerResponse as streams, header checks, the socket write), ~18 %
+  the kernel's TCP, our request path (\`answer\`: auth, both windows, route, page) ~11 points and
+  the direct write's own work ~5, no single function of ours above ~3 %: the gap is ours, spread
+  thin. A server below node:http would widen the room (a prototype on Node's llhttp binding over
+  \`net\` answered a fixed GET for 25.4 µs of CPU against node:http's 41.1 µs, with the same
+  machine busy), but it would have to re-earn every edge node:http gives us (timeouts,
+  408/413/431, pipelining, Expect, upgrades): not done here.
+- **Rejections at 1.5× a GET: out of reach on node:http.** 1.5× the GET rate means a rejection
+  of ${cpu.rejectionBudget} µs, about the floor's ${cpu.floor} µs for writing a fixed answer and nothing else; a 401, 429
+  or 400 goes through all of node:http as a GET does, and ours costs about what a GET costs (in
+  process, per call on a loaded run: GET 52.8 µs, 400 56.2, 401 50.6).
 - **Fixed: the access log wrote once per event-loop turn.** At 10 connections a turn carried one
   to three lines, and each write through stdout cost more than the line: 4.3–5.4 µs of CPU a line
   against 2.9 µs now (\`node bench/log-lines.mjs\`). Lines now leave at most 50 ms after the first,
@@ -39,8 +42,11 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   cores with the server, and a pass preempted by it stretches every server's tail alike. A
   young-generation collection (~2.5 % of a GET's samples) adds a little to every server's tail;
   no server of the table holds 3× on every row.
-- **The in-process floor differs by Node version.** Node 24's undici builds and reads a Response
-  about twice as fast as Node 20's, while our path gains less: the ratio to the floor is lower on 24.
+- **In process: 1.5× Hono met on Node 20, the Response floor not.** A call is now our request
+  path plus building and reading the runtime's Response; the floor is that Response alone, so
+  0.8× of it leaves a quarter of the Response's cost for auth, both windows, the route and the
+  page. On Node 24 undici builds and reads a Response about twice as fast as on Node 20, so our
+  path is a larger share there and both ratios are lower.
 `;
 
 /** What earlier issues' profiles showed and fixed. */

@@ -255,7 +255,17 @@ const findings = findingsSection({
   lowest: f(Math.min(...inProcess.rates)),
   highest: f(Math.max(...inProcess.rates)),
   ceiling: `${f(median(floor.runs.map((run, pass) => run.rps / lean.runs[pass].rps)), 2)}×`,
-  cpu: { floor: f(floor.cpu, 1), lean: f(lean.cpu, 1), ours: f(http.peers.list.petstore.cpu, 1) },
+  cpu: {
+    floor: f(floor.cpu, 1),
+    lean: f(lean.cpu, 1),
+    ours: f(http.peers.list.petstore.cpu, 1),
+    oursWork: f(http.peers.list.petstore.cpu - floor.cpu, 1),
+    quietBudget: f(lean.cpu / 1.4, 1),
+    workBudget: f(lean.cpu / 1.4 - floor.cpu, 1),
+    rejectionBudget: f(http.peers.list.quiet.cpu / 1.5, 1),
+    commandExtra: f(http.peers.list.quiet.cpu - http.peers.list.petstore.cpu, 1),
+    logExtra: f(http.peers.list.logged.cpu - http.peers.list.quiet.cpu, 1),
+  },
   tails: tailRanges(http.peers),
 });
 writeFileSync('BENCHMARKS.md', report + findings);
