@@ -29,7 +29,7 @@ export { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern
 export { InvalidSeedError, allPets, seedPets } from './storage/bulk.ts';
 export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/pet-storage.ts';
-export { memoryPetStorage } from './storage/memory-pet-storage.ts';
+export { firstAfter, memoryPetStorage } from './storage/memory-pet-storage.ts';
 
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';

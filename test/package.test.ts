@@ -31,13 +31,16 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * issue #19's fast paths (the node:http body reader and request views, the target split, the
  * cached refusals) took it to 450,398 B. Issue #27 took it to 483,330 B: both OpenAPI documents
  * declaring every answer (HEAD and OPTIONS operations, faults, ranges), the warnings, the framework
- * shapes, and the service worker that bundles all of it (159 kB of the total). 490 kB leaves room
- * for a paragraph, not for a second bundle.
+ * shapes, and the service worker that bundles all of it (159 kB of the total). Issue #28 took it
+ * to 506,512 B: the command's `--data` stores that keep pets and quotas in memory and group their
+ * writes into one PGlite transaction (stores/sql/exclusive*.ts, group-commit.ts: dist/cli/index.js
+ * went to 49 kB), and the in-process request view. 520 kB leaves room for a paragraph, not for a
+ * second bundle.
  */
-const MAX_UNPACKED_BYTES = 490_000; // as npm reports it
+const MAX_UNPACKED_BYTES = 520_000; // as npm reports it
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 490 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 520 KB', { timeout: 60_000 }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];

@@ -1,5 +1,14 @@
 /** PetStorage for a database one process alone writes (PGlite in a locked `--data` directory): every pet also in memory, read there, created through group commit. */
-import type { CreateOnceResult, IdempotencyRecord, NewPet, Pet, PetListQuery, PetStatus, PetStorage } from '../../src/index.ts';
+import {
+  firstAfter,
+  type CreateOnceResult,
+  type IdempotencyRecord,
+  type NewPet,
+  type Pet,
+  type PetListQuery,
+  type PetStatus,
+  type PetStorage,
+} from '../../src/index.ts';
 import type { QueryClient } from './exclusive-limits.ts';
 import { type GroupCommit, integer, literal, type WriteSource } from './group-commit.ts';
 
@@ -156,16 +165,4 @@ export async function exclusivePetStorage(client: QueryClient, group: () => Grou
     },
   };
   return { storage, source };
-}
-
-/** Binary search: index of the first pet with an id greater than `after`. */
-function firstAfter(pets: readonly Pet[], after: number): number {
-  let low = 0;
-  let high = pets.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (pets[middle]!.id <= after) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
