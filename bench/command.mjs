@@ -1,6 +1,7 @@
 // The command as `npm start` runs it against the library, GET /v1/pets, taking turns (issue 26: "the
 // command within 10 % of serve(createPetStore()) on GET"). `node bench/command.mjs [--quick]
-// [--passes=N] [--seconds=S]` (after `npm run build`) runs it alone; npm run bench runs it too.
+// [--passes=N] [--seconds=S]` (after `npm run build`) runs it alone; npm run bench measures the same
+// servers as rows of bench/http.mjs's table and imports its start, seed and log helpers.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { KEY, median, startServer, summarize, takeTurns } from './load.mjs';
 import { sample, SCENARIOS } from './peers/same-work.mjs';
 
 /** The goal: the command's GET req/s at least this share of `serve(createPetStore())`'s, i.e. within 10 %. */
-export const COMMAND_GOAL = 0.9;
+const COMMAND_GOAL = 0.9;
 /** The servers compared, the library first: the ratios are to it. */
 const SERVERS = {
   store: '`serve(createPetStore(…))`',
@@ -89,7 +90,7 @@ export function lineCount(file) {
  * (server CPU µs per answer) and `cpuRatio` (the library's CPU per answer ÷ its, median per pass),
  * and what the log holds.
  */
-export async function commandBenchmark({ passes, seconds }) {
+async function commandBenchmark({ passes, seconds }) {
   const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-command-'));
   const files = { logged: join(directory, 'logged.log'), quiet: join(directory, 'quiet.log') };
   const servers = {};
@@ -145,18 +146,8 @@ export async function commandBenchmark({ passes, seconds }) {
 const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const met = (ratio) => ratio >= COMMAND_GOAL;
 
-/** The target rows for BENCHMARKS.md, as bench/index.mjs lists them: `[name, goal, measured, met]`. */
-export const commandTargets = (result) => [
-  [
-    'GET req/s, the command as `npm start` runs it (access log to a file) ÷ `serve(createPetStore())`',
-    `≥ ${COMMAND_GOAL}×`,
-    `${f(result.logged.ratio, 2)}×`,
-    met(result.logged.ratio),
-  ],
-];
-
 /** The section for BENCHMARKS.md: the three servers' rows, the ratios and the verdicts, as Markdown. */
-export function commandSection(result, { passes, seconds }) {
+function commandSection(result, { passes, seconds }) {
   const rows = Object.entries(SERVERS).map(([kind, name]) => {
     const r = result[kind];
     const ratio = kind === 'store' ? '1×' : `**${f(r.ratio, 2)}×** (${r.ratios.map((x) => f(x, 2)).join(' · ')})`;

@@ -3,22 +3,15 @@
  * suites, what is committed when a call resolves, what a second opening reads back, a write that
  * fails, and many callers' writes sharing a transaction.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { quotaWindows } from '../../src/index.ts';
 import { openExclusiveStores } from '../../stores/sql/exclusive.ts';
 import type { QueryClient } from '../../stores/sql/exclusive-limits.ts';
 import { migrate, pgliteClient } from '../../stores/sql/index.ts';
 import { describeLimitStoreConformance, describePetStorageConformance } from '../../testing/conformance/index.ts';
+import { pgliteSession } from './pglite-session.ts';
 
-let db: PGlite;
-// Starting PGlite compiles its WebAssembly: seconds on a busy machine.
-beforeAll(async () => {
-  db = await PGlite.create();
-}, 60_000);
-afterAll(() => db?.close());
-
-let schemas = 0;
+const session = pgliteSession('exclusive');
 
 /** PGlite with its exec counted, and made to fail while `failing` is set. */
 interface Watched extends QueryClient {
@@ -28,15 +21,15 @@ interface Watched extends QueryClient {
 
 /** A new migrated schema made the session's search_path (one test at a time uses the session), and a watched client on it. */
 async function freshDatabase(): Promise<Watched> {
-  await db.exec(`CREATE SCHEMA exclusive_${++schemas}; SET search_path TO exclusive_${schemas}`);
-  await migrate(pgliteClient(db));
+  await session.newSchema();
+  await migrate(pgliteClient(session.db()));
   const watched: Watched = {
     execs: 0,
     failing: false,
     async exec(sql) {
       watched.execs++;
       if (watched.failing) throw new Error('the disk is full (on purpose)');
-      return db.exec(sql);
+      return session.db().exec(sql);
     },
   };
   return watched;
@@ -53,16 +46,16 @@ describe('the exclusive stores (petstore-service --data)', () => {
     const client = await freshDatabase();
     const { storage, limitStore } = await openExclusiveStores(client, T0);
     const pet = await storage.create({ name: 'Rex', categoryId: 1, status: 'available' });
-    expect(await db.query('SELECT id, name_json FROM petstore_pets')).toMatchObject({ rows: [{ id: pet.id, name_json: '"Rex"' }] });
+    expect(await session.db().query('SELECT id, name_json FROM petstore_pets')).toMatchObject({ rows: [{ id: pet.id, name_json: '"Rex"' }] });
     const windows = quotaWindows(T0, free);
     await limitStore.take('key:a', windows, T0);
-    expect((await db.query('SELECT window_name, used FROM petstore_limit_counters ORDER BY window_name')).rows).toEqual([
+    expect((await session.db().query('SELECT window_name, used FROM petstore_limit_counters ORDER BY window_name')).rows).toEqual([
       { window_name: 'day', used: 1 },
       { window_name: 'minute', used: 1 },
     ]);
     expect(await limitStore.reject('key:a', windows[0]!, T0)).toBe(1);
     await limitStore.ban('key:a', T0 + 60_000, T0);
-    expect((await db.query('SELECT refused, banned_until FROM petstore_limit_subjects')).rows).toEqual([{ refused: 1, banned_until: T0 + 60_000 }]);
+    expect((await session.db().query('SELECT refused, banned_until FROM petstore_limit_subjects')).rows).toEqual([{ refused: 1, banned_until: T0 + 60_000 }]);
   });
 
   it('read back, opened again on the database, every pet, idempotency key, count and ban the first opening wrote', async () => {
@@ -112,10 +105,10 @@ describe('the exclusive stores (petstore-service --data)', () => {
     expect(await storage.list({ after: 0, limit: 10 })).toEqual([{ id: 1, name: 'before', categoryId: 1 }]);
     client.failing = false;
     expect(await storage.create({ name: 'after', categoryId: 1 })).toEqual({ id: 2, name: 'after', categoryId: 1 });
-    expect((await db.query('SELECT id FROM petstore_pets ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+    expect((await session.db().query('SELECT id FROM petstore_pets ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
     // The failed take stays counted (never fewer counts than answers), and is written with the next flush.
     expect(await limitStore.take('key:a', quotaWindows(T0, free), T0)).toEqual({ admitted: true, used: [3, 3] });
-    expect((await db.query(`SELECT used FROM petstore_limit_counters WHERE window_name = 'day'`)).rows).toEqual([{ used: 3 }]);
+    expect((await session.db().query(`SELECT used FROM petstore_limit_counters WHERE window_name = 'day'`)).rows).toEqual([{ used: 3 }]);
   });
 
   it('delete ended callers from the database as they write, keeping live counts and bans', async () => {
@@ -128,7 +121,7 @@ describe('the exclusive stores (petstore-service --data)', () => {
     // A flush at a time: the cleanup runs every 64 flushes.
     const roomy = quotaWindows(later, { perMinute: 1_000, perDay: 1_000 });
     for (let i = 0; i < 128; i++) await limitStore.take('key:live', roomy, later);
-    const subjects = (await db.query<{ subject: string }>('SELECT subject FROM petstore_limit_subjects ORDER BY subject')).rows;
+    const subjects = (await session.db().query<{ subject: string }>('SELECT subject FROM petstore_limit_subjects ORDER BY subject')).rows;
     expect(subjects.map((row) => row.subject)).toEqual(['key:banned', 'key:live']);
     expect(await limitStore.take('key:live', roomy, later)).toEqual({ admitted: true, used: [129, 129] });
   });
@@ -147,6 +140,6 @@ describe('the exclusive stores (petstore-service --data)', () => {
     expect(pets.map((pet) => pet.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     // One load of the 7 subjects, then the takes' transaction and the creates'.
     expect(client.execs - before).toBe(3);
-    expect((await db.query('SELECT sum(used)::int AS n FROM petstore_limit_counters WHERE window_name = $1', ['day'])).rows).toEqual([{ n: 200 }]);
+    expect((await session.db().query('SELECT sum(used)::int AS n FROM petstore_limit_counters WHERE window_name = $1', ['day'])).rows).toEqual([{ n: 200 }]);
   });
 });

@@ -3,11 +3,11 @@
  * callers seen today as with 100, counted by PostgreSQL's own statistics (rows, not time), and a
  * database version 1 left upgrades with its counts and bans whole.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgliteClient, type SqlClient, sqlLimitStore } from '../../stores/sql/index.ts';
 import { migrateTo } from '../../stores/sql/migrations.ts';
 import { quotaWindows } from '../../src/index.ts';
+import { pgliteSession } from './pglite-session.ts';
 
 const LATEST = 2;
 const T0 = Date.parse('2026-11-22T10:00:00Z');
@@ -15,19 +15,12 @@ const T0 = Date.parse('2026-11-22T10:00:00Z');
 const LATER = T0 + 120_000;
 const free = { perMinute: 60, perDay: 1000 };
 
-let db: PGlite;
-// Starting PGlite compiles its WebAssembly: seconds on a busy machine.
-beforeAll(async () => {
-  db = await PGlite.create();
-}, 60_000);
-afterAll(() => db?.close());
-
-let schemas = 0;
+const session = pgliteSession('limits');
 
 /** A new schema made the session's search_path, migrated up to `version`. One test at a time uses the session. */
 async function freshClient(version: number): Promise<SqlClient> {
-  await db.exec(`CREATE SCHEMA limits_${++schemas}; SET search_path TO limits_${schemas}`);
-  const client = pgliteClient(db);
+  await session.newSchema();
+  const client = pgliteClient(session.db());
   await migrateTo(client, version);
   return client;
 }

@@ -2,20 +2,11 @@
  * The SQL stores on PGlite, in process: the conformance suites, each test in a fresh schema of one
  * PGlite (starting a PGlite takes about 1.5 s; a schema, milliseconds).
  */
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll } from 'vitest';
 import { migrate, pgliteClient, sqlLimitStore, sqlPetStorage, type SqlClient } from '../../stores/sql/index.ts';
 import { describeLimitStoreConformance, describePetStorageConformance } from '../../testing/conformance/index.ts';
+import { pgliteSession } from './pglite-session.ts';
 
-let db: PGlite;
-// Starting PGlite compiles its WebAssembly: 1.5 s alone, over 10 s (vitest's default hook
-// timeout) on a CI machine busy with other suites.
-beforeAll(async () => {
-  db = await PGlite.create();
-}, 60_000);
-afterAll(() => db?.close());
-
-let schemas = 0;
+const session = pgliteSession('test');
 let current = '';
 
 /**
@@ -25,10 +16,9 @@ let current = '';
  * schema has taken over, rather than touch the wrong tables.
  */
 async function freshClient(): Promise<SqlClient> {
-  const schema = `test_${++schemas}`;
-  await db.exec(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+  const schema = await session.newSchema();
   current = schema;
-  const client = pgliteClient(db);
+  const client = pgliteClient(session.db());
   const guarded: SqlClient = {
     query(text, params) {
       if (current !== schema) throw new Error(`a query of ${schema} while ${current} is the search_path`);
