@@ -5,7 +5,7 @@ import type { Row, SqlClient } from './client.ts';
 const COLUMNS = 'id, name_json, category_id, status';
 
 /** A row of petstore_pets as a Pet; bigint columns arrive as strings from some drivers. */
-function petOf(row: Row): Pet {
+export function petOf(row: Row): Pet {
   const pet: Pet = { id: Number(row.id), name: JSON.parse(String(row.name_json)) as string, categoryId: Number(row.category_id) };
   return row.status === null || row.status === undefined ? pet : { ...pet, status: row.status as PetStatus };
 }

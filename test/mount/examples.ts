@@ -6,7 +6,7 @@ import { CONFORMANCE_KEYS } from '../runtimes/http-conformance.ts';
 import { bunBinary, denoBinary, startServerProcess, type ServerProcess } from '../runtimes/processes.ts';
 
 /** Every host the README has a recipe for, as in `npm run example:<name>`. */
-export const EXAMPLES = ['express', 'fastify', 'koa', 'hono', 'node', 'deno', 'bun'] as const;
+export const EXAMPLES = ['express', 'fastify', 'koa', 'hono', 'node', 'deno', 'bun', 'workers'] as const;
 export type ExampleName = (typeof EXAMPLES)[number];
 
 const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 'utf8')).scripts;

@@ -11,6 +11,7 @@ const FILES = {
   node: 'node/index.js',
   deno: 'deno/server.ts',
   bun: 'bun/server.ts',
+  workers: 'workers/worker.js',
 };
 
 /** The lines between `// #region recipe` and `// #endregion recipe`: what a reader copies. */

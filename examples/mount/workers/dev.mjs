@@ -1,0 +1,48 @@
+// @ts-check
+/**
+ * `npm run example:workers`: worker.js on local workerd through Miniflare, with wrangler.toml's
+ * bindings; no Cloudflare account and no network. Reads PORT, PETSTORE_API_KEYS and PETSTORE_DATA
+ * (a folder where D1 and the Durable Objects keep their state across restarts; unset: in memory).
+ */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { unstable_getMiniflareWorkerOptions as workerOptionsOf } from 'wrangler';
+
+const config = join(dirname(fileURLToPath(import.meta.url)), 'wrangler.toml');
+const { workerOptions, main } = workerOptionsOf(config);
+if (!main) throw new Error(`${config} names no main module`);
+
+// What wrangler does before it runs a Worker: one ES module with its imports in it, resolved as workerd resolves them.
+const { outputFiles } = await build({
+  entryPoints: [main],
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  conditions: ['workerd', 'worker', 'browser'],
+  mainFields: ['browser', 'module', 'main'],
+  external: ['cloudflare:*'],
+  logLevel: 'warning',
+});
+
+const data = process.env.PETSTORE_DATA ? resolve(process.env.PETSTORE_DATA) : undefined;
+const miniflare = new Miniflare({
+  ...workerOptions,
+  modules: [{ type: 'ESModule', path: main, contents: outputFiles[0]?.text ?? '' }],
+  bindings: { ...workerOptions.bindings, PETSTORE_API_KEYS: process.env.PETSTORE_API_KEYS ?? 'demo-key:free' },
+  host: '127.0.0.1',
+  port: Number(process.env.PORT ?? 3000),
+  // A placeholder request.cf: the real one is fetched from Cloudflare, and this runs offline.
+  cf: false,
+  d1Persist: data ? join(data, 'd1') : false,
+  durableObjectsPersist: data ? join(data, 'durable-objects') : false,
+});
+const url = await miniflare.ready;
+console.log(`listening on http://127.0.0.1:${url.port}/api/v1`);
+
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => void miniflare.dispose().then(() => process.exit(0)));
+}
