@@ -41,6 +41,7 @@ const SYSTEM = [
   'test/runtimes/**/*.test.ts',
   'test/sql/postgres.test.ts',
   'test/types/**/*.test.ts',
+  'test/workers/**/*.test.ts', // local workerd (from npm), through Miniflare
 ];
 /** README blocks the docs test writes and runs with a vitest of their own. */
 const EXCLUDE = [...configDefaults.exclude, 'test/docs/.tmp/**'];

@@ -14,21 +14,27 @@ const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 
 /** The runtimes `node scripts/runtime.mjs <runtime> …` installs on first use and runs. */
 const RUNTIMES: Record<string, () => Promise<string>> = { deno: denoBinary, bun: bunBinary };
 
+/** Examples that must stop children first: Miniflare's workerd outlives a killed Node. */
+const STOP_SIGNALS: Partial<Record<ExampleName, NodeJS.Signals>> = { workers: 'SIGTERM' };
+
 /**
  * Runs the command behind `npm run example:<name>` directly (not through npm, so stopping the
- * process stops the server), with PORT=0 and {@link CONFORMANCE_KEYS}. The command is `node`
+ * process stops the server), with PORT=0 and {@link CONFORMANCE_KEYS}, then `env`. The command is `node`
  * (this Node), or `node scripts/runtime.mjs deno|bun …`, whose runtime is started here itself,
  * without the wrapper process between.
  */
-export async function startExample(name: ExampleName): Promise<ServerProcess> {
+export async function startExample(name: ExampleName, env: Record<string, string> = {}): Promise<ServerProcess> {
   const script = scripts[`example:${name}`];
   if (!script) throw new Error(`package.json has no script example:${name}`);
   const [command = '', ...args] = script.split(' ');
   if (command !== 'node') throw new Error(`example:${name} does not start with node: ${script}`);
   const runtime = args[0] === 'scripts/runtime.mjs' ? RUNTIMES[args[1] ?? ''] : undefined;
-  const server = await startServerProcess(runtime ? await runtime() : process.execPath, runtime ? args.slice(2) : args, {
-    PETSTORE_API_KEYS: CONFORMANCE_KEYS,
-  });
+  const server = await startServerProcess(
+    runtime ? await runtime() : process.execPath,
+    runtime ? args.slice(2) : args,
+    { PETSTORE_API_KEYS: CONFORMANCE_KEYS, ...env },
+    { stopSignal: STOP_SIGNALS[name] },
+  );
   // Its responses are checked against the served OpenAPI document too (test/contract/record.ts).
   testServerBases.add(server.url);
   return server;

@@ -14,8 +14,15 @@ export interface ServerProcess {
 /**
  * Runs `command args` with `env` and resolves once it prints `listening on <url>`. Rejects with
  * the process's own output if it exits or stays silent for 30 s, so a broken runtime fails loudly.
+ * `stop()` sends `stopSignal`: SIGKILL by default, SIGTERM for a server that must stop children
+ * of its own first (Miniflare's workerd outlives a killed parent).
  */
-export function startServerProcess(command: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
+export function startServerProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  { stopSignal = 'SIGKILL' }: { readonly stopSignal?: NodeJS.Signals } = {},
+): Promise<ServerProcess> {
   const child = spawn(command, args, { env: { ...process.env, PORT: '0', ...env } });
   let output = '';
   return new Promise((resolvePromise, reject) => {
@@ -40,8 +47,11 @@ export function startServerProcess(command: string, args: string[], env: Record<
         stop: async () => {
           if (child.exitCode !== null) return;
           const exited = new Promise((done) => child.once('exit', done));
-          child.kill('SIGKILL');
+          child.kill(stopSignal);
+          // A server that does not stop on its signal within 10 s is killed.
+          const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
           await exited;
+          clearTimeout(killer);
         },
       });
     });
