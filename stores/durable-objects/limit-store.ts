@@ -4,7 +4,7 @@ import type { StepCall } from './limits-object.ts';
 
 /** A Durable Object stub, as `namespace.get(id)` returns it. */
 interface DurableObjectStubLike {
-  fetch(input: string, init: { method: string; body: string }): Promise<Response>;
+  fetch(input: string | Request, init?: { method: string; body: string }): Promise<Response>;
 }
 
 /**

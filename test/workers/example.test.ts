@@ -71,4 +71,39 @@ describe('npm run example:workers', () => {
       await server.stop();
     }
   }, 120_000);
+
+  it('with PETSTORE_ADMIN_TOKEN is one fake backend: a seed, a moved clock and a reset are what the next request sees', async () => {
+    const token = 'admin-token-0123456789';
+    const server = await startExample('workers', { PETSTORE_API_KEYS: KEYS, PETSTORE_ADMIN_TOKEN: token });
+    const admin = `${server.url.slice(0, -'/v1'.length)}/__admin`;
+    const asAdmin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    try {
+      const seeded = await wire(`${admin}/seed`, { method: 'POST', headers: asAdmin, body: '[{"name":"Seeded","categoryId":4}]' });
+      expect(seeded.status).toBe(201);
+      expect(JSON.parse((await wire(`${server.url}/pets`, { headers: bearer('keeper') })).body)).toEqual([{ id: 1, name: 'Seeded', categoryId: 4 }]);
+
+      let spent: WireResponse | undefined;
+      for (let i = 0; i < 61; i++) spent = await wire(`${server.url}/pets`, { headers: bearer('free-a') });
+      expect(spent!.status).toBe(429);
+      const moved = await wire(`${admin}/clock`, { method: 'POST', headers: asAdmin, body: '{"advanceMs":60000}' });
+      expect(moved.status).toBe(200);
+      expect((await wire(`${server.url}/pets`, { headers: bearer('free-a') })).status).toBe(200);
+
+      expect((await wire(`${admin}/reset`, { method: 'POST', headers: asAdmin })).status).toBe(204);
+      expect(JSON.parse((await wire(`${server.url}/pets`, { headers: bearer('keeper') })).body)).toEqual([]);
+      expect((await wire(`${admin}/pets`)).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('without PETSTORE_ADMIN_TOKEN has no admin API: /__admin is a 404', async () => {
+    const server = await startExample('workers', { PETSTORE_API_KEYS: KEYS });
+    try {
+      const answer = await wire(`${server.url.slice(0, -'/v1'.length)}/__admin/pets`, { headers: { authorization: 'Bearer admin-token-0123456789' } });
+      expect({ status: answer.status, code: JSON.parse(answer.body).code }).toEqual({ status: 404, code: 'not_found' });
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

@@ -42,7 +42,8 @@ export interface LocalWorkerd {
   dispose(): Promise<void>;
 }
 
-async function bundle(contents: string): Promise<string> {
+/** `contents` (TypeScript, imports resolved from the repository root) as one ES module for workerd, bundled as wrangler does. */
+export async function bundle(contents: string): Promise<string> {
   const { outputFiles } = await build({
     stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
     bundle: true,

@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * `npm run example:workers`: worker.js on local workerd through Miniflare, with wrangler.toml's
- * bindings; no Cloudflare account and no network. Reads PORT, PETSTORE_API_KEYS and PETSTORE_DATA
- * (a folder where D1 and the Durable Objects keep their state across restarts; unset: in memory).
+ * bindings; no Cloudflare account and no network. Reads PORT, PETSTORE_API_KEYS, PETSTORE_DATA
+ * (a folder where D1 and the Durable Objects keep their state across restarts; unset: in memory)
+ * and PETSTORE_ADMIN_TOKEN (a fake backend with the admin API).
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,11 @@ const data = process.env.PETSTORE_DATA ? resolve(process.env.PETSTORE_DATA) : un
 const miniflare = new Miniflare({
   ...workerOptions,
   modules: [{ type: 'ESModule', path: main, contents: outputFiles[0]?.text ?? '' }],
-  bindings: { ...workerOptions.bindings, PETSTORE_API_KEYS: process.env.PETSTORE_API_KEYS ?? 'demo-key:free' },
+  bindings: {
+    ...workerOptions.bindings,
+    PETSTORE_API_KEYS: process.env.PETSTORE_API_KEYS ?? 'demo-key:free',
+    ...(process.env.PETSTORE_ADMIN_TOKEN ? { PETSTORE_ADMIN_TOKEN: process.env.PETSTORE_ADMIN_TOKEN } : {}),
+  },
   host: '127.0.0.1',
   port: Number(process.env.PORT ?? 3000),
   // A placeholder request.cf: the real one is fetched from Cloudflare, and this runs offline.

@@ -2,8 +2,8 @@
 // #region recipe
 import { petStoreWorker } from 'petstore-service/workers';
 
-// The Durable Object class that counts each caller's requests: wrangler.toml binds it as PETSTORE_LIMITS.
-export { PetStoreLimits } from 'petstore-service/workers';
+// Durable Object classes wrangler.toml binds: each caller's counts, and the fake backend (admin token only).
+export { PetStoreLimits, PetStoreFake } from 'petstore-service/workers';
 
 const petstore = petStoreWorker({ mountPath: '/api' });
 
