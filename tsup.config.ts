@@ -1,4 +1,4 @@
-/** Build: ESM + .d.ts for every public entry, a CommonJS door (.cjs + .d.cts) to all but the storage suites, the command, the worker `init` writes, and the offline demo's browser bundles. */
+/** Build: ESM + .d.ts for every public entry, a CommonJS door (.cjs + .d.cts) to all but the storage suites, the command, the worker and site `init` writes, and the offline demo's browser bundles. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
@@ -56,6 +56,22 @@ const workerTemplate: Options = {
   outExtension: () => ({ js: '.js' }),
   sourcemap: false,
   define,
+};
+
+/**
+ * What `petstore-service init` writes beside the worker for a site (dist/site/, published): start()
+ * of petstore-service/browser as one ES module with nothing left to resolve, so a page imports it by
+ * a relative URL with no bundler, and the demo page from cli/site/, copied as it is.
+ */
+const siteTemplate: Options = {
+  ...browserBundle,
+  entry: { 'petstore-service-browser': 'runtimes/browser/index.ts' },
+  outDir: 'dist/site',
+  format: ['esm'],
+  splitting: false,
+  outExtension: () => ({ js: '.js' }),
+  sourcemap: false,
+  publicDir: 'cli/site',
 };
 
 /** The demo imports the package by name, as a user would; the bundle takes it from source. */
@@ -122,5 +138,6 @@ export default defineConfig(
           outExtension: () => ({ js: '.js' }),
         },
         workerTemplate,
+        siteTemplate,
       ],
 );

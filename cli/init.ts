@@ -1,52 +1,51 @@
-/** `petstore-service init <dir>`: writes the Pet Store as one self-contained service worker into the folder a page is served from. */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+/** `petstore-service init <dir>`: writes a site any static server can serve (the demo page, start() as an ES module, the Pet Store as a service worker), or with --worker-only the worker alone. */
 import { parseArgs } from 'node:util';
 import type { Plan } from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
-import { DirectoryProblem, directoryProblem, makeDirectory } from './make-directory.ts';
-
-/** The version this file was built from: tsup's `define` puts package.json's version here. */
-declare const __PETSTORE_VERSION__: string;
-
-const FILE = 'petstore-service-worker.js';
-/** The first words of every file init writes: how it knows a file it may replace without --force. */
-const SIGNATURE = `/* ${FILE}, written by petstore-service init`;
+import { InitError, siteFiles, workerFile, writeFiles, WORKER, type Written } from './init-files.ts';
 
 const HELP = `Usage: petstore-service init <dir> [options]
 
-Writes ${FILE} into <dir> (created if missing): the Pet Store
-API as a service worker, bundled with everything it needs, pets in the browser's
-IndexedDB. Serve <dir> with your pages (public/ in Vite or Next.js) and start the
-worker from a page:
+Writes a site into <dir> (created if missing) that any static server serves as it is
+(python3 -m http.server, npx serve), with no bundler and nothing from a CDN:
+  index.html                   the demo page: pets a page at a time (Link), add, reset,
+                               an offline badge; plain JavaScript you can edit
+  petstore-service-browser.js  start() of petstore-service/browser as an ES module
+  ${WORKER}   the Pet Store API as a service worker, bundled with
+                               everything it needs, pets in the browser's IndexedDB
+Serve <dir> from localhost or https, where service workers run. After the first load,
+the worker answers /v1 of the page's origin and keeps the site's files, so the page
+and the API work offline too. The site works under a sub-path as well.
+
+With --worker-only it writes only the worker, for an app with a bundler: serve <dir>
+with your pages (public/ in Vite or Next.js) and start the worker from a page:
 
   import { start } from 'petstore-service/browser';
-  await start({ url: '/${FILE}' });
+  await start({ url: '/${WORKER}' });
 
 Then fetch('/v1/pets') from that page is answered by the worker, with or without a network.
 
 Options:
   -k, --key <key[:plan]>  an API key the worker accepts, and its plan (default pro);
-                          repeatable. Default: demo-key:pro. Plans: free, pro, business,
+                          repeatable; the page calls the API with the first. Default:
+                          demo-key:pro. Plans: free, pro, business,
                           enterprise:PER_MINUTE:PER_DAY. The key is visible to anyone who
                           can load the page: it is a demo key, not a secret
-  -f, --force             replace <dir>/${FILE} even if init did not write it
+      --worker-only       write only ${WORKER}, for a page of your own
+  -f, --force             replace files of those names even if init did not write them
   -h, --help              show this help
 
-A ${FILE} that init wrote is replaced (run init again after upgrading
-petstore-service, or to change the keys); any other file of that name is left alone
-unless --force is given. A wrong argument is named in one line on stderr, exit code 2.
+A file init wrote is replaced (run init again after upgrading petstore-service, or to
+change the keys); if any other file has one of those names, init writes nothing unless
+--force is given. A wrong argument is named in one line on stderr, exit code 2.
 `;
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   key: { type: 'string', short: 'k', multiple: true },
   force: { type: 'boolean', short: 'f' },
+  'worker-only': { type: 'boolean' },
 } as const;
-
-/** What the user asked that cannot be done: one line on stderr, exit code 2. */
-class InitError extends Error {}
 
 /** What the command line asks init to do. */
 interface InitSettings {
@@ -54,6 +53,7 @@ interface InitSettings {
   readonly dir: string;
   readonly apiKeys: ReadonlyMap<string, Plan>;
   readonly force: boolean;
+  readonly workerOnly: boolean;
 }
 
 function readInitSettings(argv: string[]): InitSettings {
@@ -65,11 +65,11 @@ function readInitSettings(argv: string[]): InitSettings {
     throw new InitError((error as Error).message.split(/\.\s|\n/)[0]!);
   }
   const { values, positionals } = parsed;
-  if (values.help) return { help: true, dir: '', apiKeys: new Map(), force: false };
+  if (values.help) return { help: true, dir: '', apiKeys: new Map(), force: false, workerOnly: false };
   if (positionals.length !== 1) {
     throw new InitError(
       positionals.length === 0
-        ? `init needs the folder to write ${FILE} into: petstore-service init <dir>`
+        ? 'init needs the folder to write the site into: petstore-service init <dir>'
         : `init takes one folder, got ${positionals.length}: ${positionals.join(' ')}`,
     );
   }
@@ -81,58 +81,38 @@ function readInitSettings(argv: string[]): InitSettings {
   } catch (error) {
     throw new InitError((error as Error).message);
   }
-  return { help: false, dir: positionals[0]!, apiKeys, force: values.force ?? false };
-}
-
-/** The bundled worker in the installed package (dist/worker/), found through the package's own name. */
-function workerTemplate(): string {
-  const root = dirname(createRequire(import.meta.url).resolve('petstore-service/package.json'));
-  return readFileSync(join(root, 'dist/worker', FILE), 'utf8');
-}
-
-/**
- * The file's text: the signature line, the options line the bundle reads, then the bundle. The
- * bundle's own "use strict" would no longer open the script, so the file opens with one.
- */
-function workerFile(apiKeys: ReadonlyMap<string, Plan>): string {
-  const options = JSON.stringify({ apiKeys: Object.fromEntries(apiKeys) });
-  return [
-    `${SIGNATURE} (petstore-service ${__PETSTORE_VERSION__}): the Pet Store API under /v1 of its origin, pets in IndexedDB. Run init again to change or update it. */`,
-    `'use strict';`,
-    `const PETSTORE_WORKER_OPTIONS = ${options};`,
-    workerTemplate(),
-  ].join('\n');
-}
-
-/** Writes the worker; returns whether it replaced a file. */
-function writeWorker(path: string, text: string, force: boolean): boolean {
-  if (existsSync(dirname(path)) && !statSync(dirname(path)).isDirectory()) throw new InitError(`${dirname(path)} is a file, not a folder`);
-  const existed = existsSync(path);
-  if (existed && statSync(path).isDirectory()) throw new InitError(`${path} is a folder, not a file init can write`);
-  if (existed && !force && !readFileSync(path, 'utf8').startsWith(SIGNATURE)) {
-    throw new InitError(`${path} exists and was not written by petstore-service init; pass --force to replace it`);
-  }
-  try {
-    makeDirectory(dirname(path));
-    writeFileSync(path, text);
-  } catch (error) {
-    const problem = error instanceof DirectoryProblem ? error : directoryProblem(dirname(path), error, path);
-    throw new InitError(`cannot write ${path}: ${problem.message}; name a folder you can write to`);
-  }
-  return existed;
+  return { help: false, dir: positionals[0]!, apiKeys, force: values.force ?? false, workerOnly: values['worker-only'] ?? false };
 }
 
 const planName = (plan: Plan) => (typeof plan === 'string' ? `${plan} plan` : `enterprise plan, ${plan.perMinute}/minute and ${plan.perDay}/day`);
 
-/** The report on stdout: where the file went, the two lines that start it, and the keys to call it with. */
-function report(path: string, replaced: boolean, bytes: number, apiKeys: ReadonlyMap<string, Plan>): string {
+const keyLines = (apiKeys: ReadonlyMap<string, Plan>) => [...apiKeys].map(([key, plan]) => `API key the worker accepts (${planName(plan)}): ${key}`);
+const wrote = ({ path, replaced, file }: Written) => `${replaced ? 'Replaced' : 'Wrote'} ${path} (${file.about}).`;
+/** `dir` as a shell word: as it is when the shell would keep it whole, else single-quoted. */
+const shellWord = (dir: string) => (/^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`);
+
+/** The report on stdout for a site: each file, how to serve the folder, and the keys. */
+function siteReport(dir: string, written: readonly Written[], apiKeys: ReadonlyMap<string, Plan>): string {
+  const python = `python3 -m http.server -d ${shellWord(dir)}`;
+  return [
+    ...written.map(wrote),
+    `Serve ${dir.replace(/\/+$/, '')}/ from localhost (or https) and open it; after the first load, the page and the API work offline too:`,
+    `  ${python}   (then open http://localhost:8000/)`,
+    `  ${`npx serve ${shellWord(dir)}`.padEnd(python.length)}   (then open http://localhost:3000/)`,
+    ...keyLines(apiKeys),
+    "The worker answers /v1 of the page's origin, wherever the folder is served.",
+  ].join('\n');
+}
+
+/** The report on stdout for the worker alone: where it went, the two lines that start it from a bundled app, and the keys. */
+function workerReport(dir: string, worker: Written, apiKeys: ReadonlyMap<string, Plan>): string {
   const [firstKey] = apiKeys.keys();
   return [
-    `${replaced ? 'Replaced' : 'Wrote'} ${path} (petstore-service ${__PETSTORE_VERSION__}, ${Math.round(bytes / 1000)} kB).`,
-    `Start it from a page (the URL is for ${dirname(path)}/ served at /, as public/ is in Vite and Next.js):`,
+    wrote(worker),
+    `Start it from a page (the URL is for ${dir.replace(/\/+$/, '')}/ served at /, as public/ is in Vite and Next.js):`,
     `  import { start } from 'petstore-service/browser';`,
-    `  await start({ url: '/${FILE}' });`,
-    ...[...apiKeys].map(([key, plan]) => `API key the worker accepts (${planName(plan)}): ${key}`),
+    `  await start({ url: '/${WORKER}' });`,
+    ...keyLines(apiKeys),
     `Try: await fetch('/v1/pets', { headers: { authorization: 'Bearer ${firstKey}' } })`,
   ].join('\n');
 }
@@ -140,6 +120,9 @@ function report(path: string, replaced: boolean, bytes: number, apiKeys: Readonl
 /**
  * Runs `petstore-service init` with the arguments after `init`; returns the exit code: 0, or
  * 2 with one line on stderr for anything the user asked that cannot be done.
+ *
+ * @example
+ * process.exitCode = runInit(['public', '--key', 'demo-key:free']);
  */
 export function runInit(argv: string[]): number {
   try {
@@ -148,10 +131,15 @@ export function runInit(argv: string[]): number {
       process.stdout.write(HELP);
       return 0;
     }
-    const path = join(settings.dir, FILE);
-    const text = workerFile(settings.apiKeys);
-    const replaced = writeWorker(path, text, settings.force);
-    process.stdout.write(`${report(path, replaced, Buffer.byteLength(text), settings.apiKeys)}\n`);
+    const { dir, apiKeys, force } = settings;
+    const report = settings.workerOnly
+      ? workerReport(dir, writeFiles(dir, [workerFile(apiKeys)], { force, otherwise: 'pass --force to replace it' })[0]!, apiKeys)
+      : siteReport(
+          dir,
+          writeFiles(dir, siteFiles(apiKeys), { force, otherwise: 'pass --force to replace it, or --worker-only to write only the worker' }),
+          apiKeys,
+        );
+    process.stdout.write(`${report}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof InitError)) throw error;

@@ -1,7 +1,15 @@
 /** The service worker `npx petstore-service init` writes: this bundled with everything it needs, after one line of options. */
 import { servePetStoreInWorker, type ServiceWorkerPetStoreOptions } from './index.ts';
+import { cacheSite, type SiteFiles } from './site-cache.ts';
 
-/** The line init writes before the bundle: the keys the worker accepts (JSON, so only JSON-shaped options). */
-declare const PETSTORE_WORKER_OPTIONS: ServiceWorkerPetStoreOptions;
+/**
+ * The line init writes before the bundle (JSON, so only JSON-shaped options): the keys the worker
+ * accepts, and the site's files when init wrote a site. `init --worker-only` names none: a worker
+ * beside an app of its own must not cache files that are not there.
+ */
+declare const PETSTORE_WORKER_OPTIONS: ServiceWorkerPetStoreOptions & { readonly site?: SiteFiles };
 
-servePetStoreInWorker(PETSTORE_WORKER_OPTIONS);
+const { site, ...options } = PETSTORE_WORKER_OPTIONS;
+servePetStoreInWorker(options);
+// After the Pet Store's fetch listener, which answers /v1 and so stops this one from seeing it.
+if (site) cacheSite(site);

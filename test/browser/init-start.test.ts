@@ -1,4 +1,4 @@
-/** `petstore-service init` and `start()` of petstore-service/browser in real Chromium, each run on a fresh profile: first load, offline, reload, reset, failures. */
+/** `petstore-service init --worker-only` and `start()` of petstore-service/browser in real Chromium, each run on a fresh profile: first load, offline, reload, reset, failures. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,8 @@ let chromium: { context: BrowserContext; close(): Promise<void> };
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'petstore-init-'));
   const site = join(root, 'public');
-  const cli = [resolve('dist/cli/index.js'), 'init', 'public', '--key', 'browser-key'];
+  // The bundler path: the worker alone, started by a page of the app's own.
+  const cli = [resolve('dist/cli/index.js'), 'init', 'public', '--worker-only', '--key', 'browser-key'];
   initOutput = (await promisify(execFile)(process.execPath, cli, { cwd: root })).stdout;
   writeFileSync(join(site, 'index.html'), INDEX_HTML);
   // What a user's bundler makes of `import { start } from 'petstore-service/browser'` (the built package, by its name).

@@ -1,0 +1,140 @@
+/** The site `petstore-service init <dir>` writes, in real Chromium from a plain static server: first load, paging, reset, a fresh init, then an offline reload. */
+// @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchFreshProfile, serveStatic } from './browser.ts';
+
+let root: string;
+let server: Server;
+let origin: string;
+let requested: string[];
+let chromium: { context: BrowserContext; close(): Promise<void> };
+/** The site's own URL: init wrote it into <root>/shop, and the server serves <root>, so the site lives under a sub-path. */
+let site: string;
+
+/** Runs the built `petstore-service init shop <args>` in the served folder. */
+const init = (...args: string[]) => promisify(execFile)(process.execPath, [resolve('dist/cli/index.js'), 'init', 'shop', ...args], { cwd: root });
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'petstore-init-site-'));
+  await init();
+  ({ server, origin, requested } = await serveStatic(root));
+  site = `${origin}/shop/`;
+  chromium = await launchFreshProfile();
+}, 60_000);
+afterAll(async () => {
+  await chromium?.close();
+  server?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const petNames = (page: Page) => page.locator('#pets tr td:nth-child(2)').allTextContents();
+const text = (page: Page, selector: string) => page.locator(selector).textContent();
+
+/** Waits until the page says the worker answers it: what a user waits for before using the page. */
+async function ready(page: Page): Promise<void> {
+  await page.getByText('Ready: ').waitFor({ timeout: 20_000 });
+}
+
+async function addPet(page: Page, name: string): Promise<void> {
+  await page.fill('#add input[name=name]', name);
+  await page.click('#add button');
+}
+
+/** Creates pets through the API from inside the page, with the key init wrote into it; resolves to their statuses. */
+const createInPage = (page: Page, names: string[], key = 'demo-key') =>
+  page.evaluate(
+    async ({ names, key }) => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+      const responses = [];
+      for (const name of names) responses.push(await fetch('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) }));
+      return responses.map((response) => response.status);
+    },
+    { names, key },
+  );
+
+/** The names of the page's caches, read from the page. */
+const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
+
+describe('the site petstore-service init writes, in Chromium from a plain static server', () => {
+  it('lists pets on the first load, creates one with the form, pages through the Link header, and resets', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(site);
+    await ready(page);
+    // The signature comment before <!doctype html> leaves the page in standards mode.
+    expect(await page.evaluate(() => document.compatMode)).toBe('CSS1Compat');
+    expect(await text(page, '#network')).toBe('Online');
+    expect(await petNames(page)).toEqual([]);
+
+    await addPet(page, 'Rex');
+    await expect.poll(() => petNames(page)).toEqual(['Rex']);
+    expect(
+      await createInPage(
+        page,
+        Array.from({ length: 10 }, (_, i) => `Pet ${i + 2}`),
+      ),
+    ).toEqual(Array(10).fill(201));
+    await page.click('#list button');
+    await expect.poll(() => petNames(page)).toHaveLength(10);
+    expect([await text(page, '#page'), await page.isDisabled('#previous'), await page.isDisabled('#next')]).toEqual(['Page 1', true, false]);
+
+    await page.click('#next');
+    await expect.poll(() => petNames(page)).toEqual(['Pet 11']);
+    expect([await text(page, '#page'), await page.isDisabled('#next')]).toEqual(['Page 2', true]);
+    await page.click('#previous');
+    await expect.poll(() => petNames(page)).toHaveLength(10);
+
+    await page.click('#reset');
+    await expect.poll(() => text(page, '#status')).toBe('Reset: no pets, a full quota, no ban.');
+    expect(await petNames(page)).toEqual([]);
+    // Every API request was answered by the worker, from a page under /shop/: the server never saw one.
+    expect(requested.filter((path) => path.startsWith('/v1'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('serves what a fresh init wrote, under a new cache that replaces the old one', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(site);
+    await ready(page);
+    const [before] = await cacheNames(page);
+    expect(await cacheNames(page)).toEqual([expect.stringMatching(new RegExp(`^petstore-service site ${site} `))]);
+
+    await init('--key', 'new-key');
+    await page.reload();
+    // The browser finds the changed worker as the page loads; it precaches the new files and deletes the old cache as it takes over.
+    await expect.poll(() => cacheNames(page), { timeout: 20_000 }).not.toContain(before);
+    expect(await cacheNames(page)).toHaveLength(1);
+    await addPet(page, 'Kit');
+    await expect.poll(() => petNames(page), { timeout: 10_000 }).toEqual(['Kit']);
+    expect(await createInPage(page, ['Old key'])).toEqual([401]);
+    await page.close();
+  }, 60_000);
+
+  it('reloads from the worker’s cache with the network off and the server stopped, and the API still lists and creates', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(site);
+    await ready(page);
+    await addPet(page, 'Before offline');
+    await expect.poll(() => petNames(page)).toContain('Before offline');
+    const before = await petNames(page);
+
+    await chromium.context.setOffline(true);
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+    const seen = requested.length;
+    await page.reload();
+    await ready(page);
+    expect(await text(page, '#network')).toBe('Offline: the service worker answers this page and /v1');
+    await expect.poll(() => petNames(page)).toEqual(before);
+    await addPet(page, 'Offline Olly');
+    await expect.poll(() => petNames(page)).toEqual([...before, 'Offline Olly']);
+    expect(requested.length).toBe(seen);
+    await page.close();
+  }, 60_000);
+});
