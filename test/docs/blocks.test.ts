@@ -36,6 +36,7 @@ import {
 //                        block's `KEY=` on the free plan; each `curl -i` gets the status the comment
 //                        line above it names, or a 2xx
 //   json                 parses
+//   toml                 is the example Worker's wrangler.toml (examples/mount/workers), byte for byte
 //   text tree            every path it names exists (relative to its folder, else the repo)
 //   text output          is what `petstore-service` prints when it starts
 // A ts block that declares an interface or type the package exports (PetStorage, LimitStore,
@@ -56,6 +57,7 @@ const KNOWN_TAGS: Record<string, string[]> = {
   js: ['run'],
   sh: ['run'],
   json: [],
+  toml: [],
   text: ['tree', 'output'],
 };
 
@@ -229,7 +231,9 @@ describe('every fenced block of every page', () => {
                 : 'compared with the CLI output'
               : kind === 'json'
                 ? 'parsed'
-                : 'UNKNOWN';
+                : kind === 'toml'
+                  ? "the example Worker's wrangler.toml"
+                  : 'UNKNOWN';
       return `  ${where(block)}: ${block.lang} → ${does}`;
     });
     console.info(`Doc blocks:\n${rows.join('\n')}`);
@@ -328,7 +332,7 @@ describe('shell blocks', () => {
           else if ((sub === 'start' || sub === 'test') && !(sub in PKG.scripts)) problems.push(`npm ${sub}: no such script`);
           else if (
             sub === 'install' &&
-            words.slice(2).some((name) => !name.startsWith('-') && !/^(petstore-service|postgres|redis|@electric-sql\/pglite)$/.test(name))
+            words.slice(2).some((name) => !name.startsWith('-') && !/^(petstore-service|postgres|redis|@electric-sql\/pglite|wrangler)$/.test(name))
           ) {
             problems.push(`npm install ${words.slice(2).join(' ')}: not a package these docs name`);
           } else if (!['run', 'start', 'test', 'install', 'ci'].includes(sub ?? '')) problems.push(`npm ${sub}: not a command this test knows`);
@@ -337,6 +341,9 @@ describe('shell blocks', () => {
           const flags = args[0] === 'init' ? flagsIn(initHelp) : flagsIn(cliHelp);
           for (const flag of args.filter((w) => w.startsWith('-')))
             if (!flags.has(flag.split('=')[0]!)) problems.push(`petstore-service ${args[0] === 'init' ? 'init ' : ''}${flag}: not in --help`);
+        } else if (command === 'npx' && sub === 'wrangler') {
+          // docs/workers.md's deploy steps: the wrangler commands it names, nothing else.
+          if (!['d1', 'secret', 'deploy', 'dev'].includes(script ?? '')) problems.push(`npx wrangler ${script}: not a wrangler command these docs use`);
         } else if (command === 'curl') problems.push(...curlProblems(words).map((p) => `curl: ${p}`));
         else problems.push(`${command}: not a command this test knows how to check`);
       }
@@ -390,6 +397,12 @@ describe('shell blocks', () => {
 });
 
 describe('text and JSON blocks', () => {
+  it("every TOML block is the example Worker's wrangler.toml, which npm test runs", () => {
+    const wrangler = readFileSync(join(ROOT, 'examples/mount/workers/wrangler.toml'), 'utf8');
+    const other = BLOCKS.filter((block) => kindOf(block) === 'toml' && block.body !== wrangler).map(where);
+    expect(other).toEqual([]);
+  });
+
   it('every JSON block parses', () => {
     const broken = BLOCKS.filter((block) => kindOf(block) === 'json').flatMap((block) => {
       try {
