@@ -34,13 +34,15 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * shapes, and the service worker that bundles all of it (159 kB of the total). Issue #28 took it
  * to 506,512 B: the command's `--data` stores that keep pets and quotas in memory and group their
  * writes into one PGlite transaction (stores/sql/exclusive*.ts, group-commit.ts: dist/cli/index.js
- * went to 49 kB), and the in-process request view. 520 kB leaves room for a paragraph, not for a
- * second bundle.
+ * went to 49 kB), and the in-process request view. Issue #29 took it to 549,424 B: the Workers
+ * entry (27 kB: the adapter, the D1 store, the Durable Objects, their declarations) and init's
+ * site (the page and start() as a plain module, 9 kB, and the command that writes them). 560 kB
+ * leaves room for a paragraph, not for a second bundle.
  */
-const MAX_UNPACKED_BYTES = 520_000; // as npm reports it
+const MAX_UNPACKED_BYTES = 560_000; // as npm reports it
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 520 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 560 KB', { timeout: 60_000 }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];

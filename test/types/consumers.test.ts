@@ -52,6 +52,7 @@ describe.concurrent('consumers of the packed package type-check (strict, skipLib
     ['tsconfig.hono-node16.json', 'Hono on @hono/node-server and the Hono recipe; node16'],
     ['tsconfig.hono-bundler.json', 'Hono on @hono/node-server and the Hono recipe; bundler'],
     ['tsconfig.worker.json', 'a service worker: WebWorker lib, no Node types'],
+    ['tsconfig.workers.json', 'a Cloudflare Worker under @cloudflare/workers-types, and the Workers recipe'],
   ])('tsc -p %s (%s)', { timeout: TIMEOUT_MS }, async (project) => {
     const { code, output } = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', join(FIXTURES, project)]);
     expect(code, output).toBe(0);
