@@ -7,6 +7,7 @@
 import { request } from 'node:http';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { WORKERD_BUILD } from '../../examples/mount/workers/workerd-build.mjs';
 import type { LimitStore, PetStorage } from '../../src/index.ts';
 
 /** The worker the tests call: `/pets/<method>` and `/limits/<method>?prefix=` run a store's method on the JSON array of arguments. */
@@ -44,17 +45,7 @@ export interface LocalWorkerd {
 
 /** `contents` (TypeScript, imports resolved from the repository root) as one ES module for workerd, bundled as wrangler does. */
 export async function bundle(contents: string): Promise<string> {
-  const { outputFiles } = await build({
-    stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    logLevel: 'warning',
-  });
+  const { outputFiles } = await build({ ...WORKERD_BUILD, stdin: { contents, resolveDir: process.cwd(), loader: 'ts' } });
   return outputFiles[0]!.text;
 }
 

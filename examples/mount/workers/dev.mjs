@@ -10,24 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions as workerOptionsOf } from 'wrangler';
+import { WORKERD_BUILD } from './workerd-build.mjs';
 
 const config = join(dirname(fileURLToPath(import.meta.url)), 'wrangler.toml');
 const { workerOptions, main } = workerOptionsOf(config);
 if (!main) throw new Error(`${config} names no main module`);
 
-// What wrangler does before it runs a Worker: one ES module with its imports in it, resolved as workerd resolves them.
-const { outputFiles } = await build({
-  entryPoints: [main],
-  bundle: true,
-  write: false,
-  format: 'esm',
-  platform: 'neutral',
-  target: 'es2022',
-  conditions: ['workerd', 'worker', 'browser'],
-  mainFields: ['browser', 'module', 'main'],
-  external: ['cloudflare:*'],
-  logLevel: 'warning',
-});
+// What wrangler does before it runs a Worker: one ES module with its imports in it.
+const { outputFiles } = await build({ ...WORKERD_BUILD, entryPoints: [main] });
 
 const data = process.env.PETSTORE_DATA ? resolve(process.env.PETSTORE_DATA) : undefined;
 const miniflare = new Miniflare({
