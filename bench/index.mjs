@@ -10,6 +10,7 @@ import { IN_PROCESS_CASES, inProcessCalls, inProcessPeers, scale } from './in-pr
 import { runtimeBenchmarks, runtimeSection, runtimeTargets } from './runtimes.mjs';
 import { dataMixedBenchmark, dataMixedSection, dataMixedTargets } from './data-mixed.mjs';
 import { sqlLimitsBenchmark, sqlLimitsSection, sqlLimitsTargets } from './sql-limits.mjs';
+import { workersBenchmarks, workersSection, workersTargets } from './workers.mjs';
 
 const quick = process.argv.includes('--quick');
 // --quick keeps every measurement but shortens it: fewer and shorter passes, 10^5 rate-limit keys.
@@ -30,6 +31,8 @@ log(
 const http = await httpBenchmarks({ ...settings, progress: log });
 log('Deno and Bun: serve() vs Hono on the same runtime');
 const runtimes = await runtimeBenchmarks({ ...settings, progress: log });
+log('Cloudflare Workers on local workerd: createPetStore vs Hono, and petStoreWorker over D1 and Durable Objects');
+const workers = await workersBenchmarks({ ...settings, progress: log });
 log('in-process calls');
 const inProcess = await inProcessCalls({ passes: settings.inProcessPasses, seconds: settings.inProcessSeconds });
 log('in-process: petstore.fetch(url, init) vs Hono app.request vs a native Response, taking turns');
@@ -96,6 +99,7 @@ const inProcessPeerRows = (where, peers) =>
 const targets = [
   ...httpTargets(http),
   ...runtimeTargets(runtimes),
+  ...workersTargets(workers),
   ['In-process GET list calls per second', '≥ 30,000', f(inProcess.callsPerSecond), inProcess.callsPerSecond >= 30_000],
   ...inProcessTargets('', inProcessVs),
   ...(inProcess24 ? inProcessTargets(', Node 24', inProcess24.peers) : []),
@@ -152,6 +156,7 @@ ${targets.map(([name, goal, value, ok]) => `| ${name} | ${goal} | ${value} | ${v
 
 ${httpSection(http, settings)}
 ${runtimeSection(runtimes, settings)}
+${workersSection(workers, settings)}
 
 ## In-process
 

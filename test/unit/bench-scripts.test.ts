@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const scripts = ['bench', 'bench/peers'].flatMap((dir) =>
+const scripts = ['bench', 'bench/peers', 'bench/runtimes', 'bench/workers'].flatMap((dir) =>
   readdirSync(dir)
     .filter((name) => name.endsWith('.mjs') && !name.startsWith('.'))
     .map((name) => `${dir}/${name}`),
