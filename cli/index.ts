@@ -16,7 +16,7 @@ import { runInit } from './init.ts';
 declare const __PETSTORE_VERSION__: string;
 
 const HELP = `Usage: petstore-service [options]
-       petstore-service init <dir>   (write the service worker for pages: init --help)
+       petstore-service init <dir>   (write an offline demo site, or the worker alone: init --help)
 
 Serves the Pet Store API over HTTP under /v1. Pets and rate-limit counters live in
 memory unless --data, --database-url or --redis says where to keep them.
