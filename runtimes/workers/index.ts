@@ -1,6 +1,5 @@
 /** petstore-service/workers: the Pet Store as a Cloudflare Worker, pets in D1, exact rate limits in Durable Objects, keys from a secret. */
-import { createPetStore } from '../../compose/index.ts';
-import { ApiError, assertKnownOptions, errorReply, PET_STORE_OPTION_NAMES, render, type PetStoreOptions } from '../../src/index.ts';
+import { ApiError, assertKnownOptions, errorReply, PET_STORE_OPTION_NAMES, render, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { Misconfigured, type PetStoreEnv, type Serve, serveWith } from './bindings.ts';
 import { rememberFakeBackendSettings } from './fake-backend.ts';
 
@@ -60,8 +59,9 @@ export function petStoreWorker(options: PetStoreWorkerOptions = {}): PetStoreWor
     throw new TypeError('petStoreWorker: mountPath must be "" or path segments like "/api", without a trailing slash');
   }
   if (storeOptions.onError !== undefined && typeof storeOptions.onError !== 'function') throw new TypeError('onError must be a function');
-  // Checked now, quietly (the store the bindings make tells its warnings): what the bindings bring comes later.
-  createPetStore({ ...storeOptions, onError: () => {} });
+  // Checked now as createPetStore checks them, quietly (the store the bindings make tells its
+  // warnings), without building a store at the Worker's cold start: what the bindings bring comes later.
+  resolveOptions({ ...storeOptions, onError: () => {} });
   rememberFakeBackendSettings(storeOptions, mountPath);
   const onError = storeOptions.onError ?? ((error: unknown) => console.error('petstore-service:', error));
   // Bindings are fixed for a Worker's life, so each env object is read once.

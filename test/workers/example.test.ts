@@ -10,6 +10,14 @@ const data = mkdtempSync(join(tmpdir(), 'petstore-workers-'));
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+/** Spends `key`'s minute one request at a time, up to its first 429, and resolves to that 429. */
+async function spendMinute(api: string, key: string): Promise<WireResponse> {
+  let spent: WireResponse | undefined;
+  for (let i = 0; i < 61; i++) spent = await wire(`${api}/pets`, { headers: bearer(key) });
+  expect(spent!.status).toBe(429);
+  return spent!;
+}
+
 /** The minute window a 200 was counted in, by its X-RateLimit-Reset. */
 const windowOf = (response: WireResponse) => response.headers['x-ratelimit-reset'];
 
@@ -48,19 +56,16 @@ describe('npm run example:workers', () => {
       expect(created.status).toBe(201);
       const pet = JSON.parse(created.body);
       for (const key of ['free-a', 'free-b', 'free-c']) {
-        // Spend the key's minute, one request at a time, up to its first 429.
-        let spent: WireResponse | undefined;
-        for (let i = 0; i < 61; i++) spent = await wire(`${server.url}/pets`, { headers: bearer(key) });
-        expect(spent!.status).toBe(429);
+        const spent = await spendMinute(server.url, key);
         await server.stop();
         server = await startExample('workers', env);
         const after = await wire(`${server.url}/pets`, { headers: bearer(key) });
         // The minute ended while the server restarted: spend the next key's in a new one.
-        if (after.status === 200 && windowOf(after) !== windowOf(spent!)) continue;
+        if (after.status === 200 && windowOf(after) !== windowOf(spent)) continue;
         expect({ status: after.status, remaining: after.headers['x-ratelimit-remaining'], window: windowOf(after) }).toEqual({
           status: 429,
           remaining: '0',
-          window: windowOf(spent!),
+          window: windowOf(spent),
         });
         const kept = await wire(`${server.url}/pets/${pet.id}`, { headers: bearer('keeper') });
         expect({ status: kept.status, pet: JSON.parse(kept.body) }).toEqual({ status: 200, pet: { id: pet.id, name: 'Persisted', categoryId: 7 } });
@@ -82,9 +87,7 @@ describe('npm run example:workers', () => {
       expect(seeded.status).toBe(201);
       expect(JSON.parse((await wire(`${server.url}/pets`, { headers: bearer('keeper') })).body)).toEqual([{ id: 1, name: 'Seeded', categoryId: 4 }]);
 
-      let spent: WireResponse | undefined;
-      for (let i = 0; i < 61; i++) spent = await wire(`${server.url}/pets`, { headers: bearer('free-a') });
-      expect(spent!.status).toBe(429);
+      await spendMinute(server.url, 'free-a');
       const moved = await wire(`${admin}/clock`, { method: 'POST', headers: asAdmin, body: '{"advanceMs":60000}' });
       expect(moved.status).toBe(200);
       expect((await wire(`${server.url}/pets`, { headers: bearer('free-a') })).status).toBe(200);
