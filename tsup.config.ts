@@ -119,7 +119,7 @@ export default defineConfig(
     ? [startOnly]
     : [
         { ...library, entry: { ...esmEntries, ...cli }, format: ['esm'], dts: { entry: esmEntries }, onSuccess: writeCommonJsEntries },
-        // The CommonJS types repeat the ESM ones without their TSDoc, which keeps the package within its budget (test/package.test.ts);
+        // The CommonJS types repeat the ESM ones without their TSDoc, which keeps the package within its budget (test/package/package.test.ts);
         // editors show the docs from the ESM declarations, which every TypeScript project can resolve.
         { ...library, entry: dualEntries, format: ['cjs'], dts: { entry: dualEntries, only: true, compilerOptions: { removeComments: true } } },
         // A classic (non-module) worker script runs in every browser with service workers.

@@ -3,18 +3,18 @@
  * `/v1/openapi.json` and `/__admin/openapi.json` (valid and invalid, wrong keys, bad Host, other
  * methods, faults of any status 400–599, a standing 503 like `--fail-rate`, a key's bursts into
  * 429 and a ban) against a real http.Server, and every answer judged by the served document alone.
- * `FUZZ_SEED=<seed>` replays another seed.
+ * The seed is fixed (test/helpers/fuzz-seed.ts); `FUZZ_SEED=<integer>` tries another.
  */
 import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPetStore } from '../../compose/index.ts';
 import { listen, type ListeningPetStore } from '../../testing/index.ts';
+import { FUZZ_SEED as SEED, sayTheSeedOnFailure } from '../helpers/fuzz-seed.ts';
 import { operationRequests, requestsFor, type PlannedRequest } from './document-requests.ts';
 import { mismatchLog, type Sent } from './mismatches.ts';
 import { send } from './send.ts';
 
-const SEED = Number(process.env.FUZZ_SEED) || 27;
 const RUNS = 150;
 const KEY = 'documents-key-0123456789';
 /** Two requests a minute: a burst reaches 429, and more than ten refusals a ban. */
@@ -140,8 +140,9 @@ async function run(plan: Step[]): Promise<Sent[]> {
 /** Requests each run starts with: reset, the clock at START, three pets. */
 const SETUP = 3;
 
-describe('both OpenAPI documents against what the server answers (seed ' + SEED + ')', () => {
+describe('both OpenAPI documents against what the server answers', () => {
   it('declares every status, header, media type and body the server sends to generated requests, faults and misuse included', { timeout: 60_000 }, async () => {
+    sayTheSeedOnFailure();
     const log = mismatchLog(documents);
     await fc.assert(
       fc.asyncProperty(steps(), async (plan) => log.judge(await run(plan), SETUP)),

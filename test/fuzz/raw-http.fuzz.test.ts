@@ -9,7 +9,8 @@
  *  - the bytes are a TLS ClientHello: that client cannot read an HTTP answer;
  *  - an earlier response on the connection carried `Connection: close`: the server reads no further
  *    (RFC 9112 §9.6).
- * Replay a run with FUZZ_SEED=<seed>; FUZZ_RUNS=<n> runs fewer cases while iterating.
+ * The seed is fixed (test/helpers/fuzz-seed.ts): FUZZ_SEED=<integer> tries others; FUZZ_RUNS=<n>
+ * runs fewer cases while iterating.
  */
 import { connect, createServer, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -17,11 +18,11 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/response/api-error.ts';
 import { PetSchema } from '../../src/storage/pet.ts';
+import { FUZZ_SEED as seed, sayTheSeedOnFailure } from '../helpers/fuzz-seed.ts';
 import { KEY, startServer } from '../helpers/server.ts';
 import { rawCase, type RawCase } from './raw-arbitraries.ts';
 import { closesConnection, header, readResponses, type RawResponse } from './raw-responses.ts';
 
-const seed = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
 const runs = Number(process.env.FUZZ_RUNS) || 10_000;
 const CONCURRENCY = 50;
 /** Past the server's 2 s deadlines plus its 1 s check interval: silence this long is a failure. */
@@ -181,8 +182,9 @@ function handmade(path: string): RawCase {
   return { bytes: `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, methods: [method], expected: 1, halfClose: false, label: 'handmade' };
 }
 
-describe(`fuzzing the Node server over raw sockets (seed ${seed})`, () => {
-  it(`answers ${runs} generated raw requests with JSON errors or documented successes, and leaves none unanswered`, async () => {
+describe('fuzzing the Node server over raw sockets', () => {
+  it('answers every generated raw request (10,000, or FUZZ_RUNS) with JSON errors or documented successes, and leaves none unanswered', async () => {
+    sayTheSeedOnFailure();
     let address = 0;
     const server = await startServer({
       maxBodyBytes: 1024,

@@ -1,6 +1,6 @@
 /** The petstore-service command's access log (built, as `npm start` runs it): a line per request, --log json, --quiet, and never a key. */
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const KEY = 'log-Key.4~2_abc';
 const authed = { authorization: `Bearer ${KEY}` };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from './redis/redis-server.ts';
+import { startRedis, type TestRedis } from '../redis/redis-server.ts';
 
 const CLI = resolve('dist/cli/index.js');
 const KEY = 'storage-test-key';

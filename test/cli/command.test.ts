@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -85,7 +85,7 @@ describe('petstore-service command', () => {
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  // The examples that name a store run in test/cli-storage.test.ts, against real ones.
+  // The examples that name a store run in test/cli/storage.test.ts, against real ones.
   it('lists real invocations under "Examples:" in --help, and each in-memory one starts the server', async () => {
     const { stdout } = await start(['--help']).exited;
     const examples = stdout

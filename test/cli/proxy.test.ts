@@ -1,7 +1,7 @@
 /** The command (built) behind a proxy: `--trust-proxy` says which forwarding headers to believe, and a warning is printed as a warning, with its code. */
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliProcess } from './helpers/cli.ts';
+import { runCli, type CliProcess } from '../helpers/cli.ts';
 
 /** The URL the command prints once it listens. */
 async function listening(cli: CliProcess): Promise<string> {

@@ -5,8 +5,8 @@
  */
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.ts';
-import { rawConnect, requestHead, type RawResponse } from './helpers/raw-http.ts';
+import { runCli } from '../helpers/cli.ts';
+import { rawConnect, requestHead, type RawResponse } from '../helpers/raw-http.ts';
 
 const KEY = 'cli-fault-key-0123456789';
 

@@ -9,8 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from './redis/redis-server.ts';
-import { startPostgres, type TestPostgres } from './sql/postgres-server.ts';
+import { startRedis, type TestRedis } from '../redis/redis-server.ts';
+import { startPostgres, type TestPostgres } from '../sql/postgres-server.ts';
 
 const CLI = resolve('dist/cli/index.js');
 const WRITER = 'writer-key-0123456789';

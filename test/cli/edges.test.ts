@@ -11,7 +11,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliProcess } from './helpers/cli.ts';
+import { runCli, type CliProcess } from '../helpers/cli.ts';
 
 /** Longer than any of these takes to answer on a busy machine; a hang fails here, not at the suite's timeout. */
 const ANSWER_WITHIN_MS = 15_000;
