@@ -1,9 +1,21 @@
 /** The outermost layer of every product: the JSON error boundary, and the one place that tells the hooks and the access log about each answer. */
-import { createCallerAddress, errorReply, render, type Answer, type CallerAddress, type Handle, type Host, type ResolvedOptions } from '../src/index.ts';
+import {
+  createCallerAddress,
+  errorReply,
+  isConnectionReset,
+  render,
+  type AddressFinder,
+  type Answer,
+  type ApiRequest,
+  type Handle,
+  type Host,
+  type ResolvedOptions,
+} from '../src/index.ts';
 
 /** One answer, as the command's access log sees it: no Response needed, so the direct node:http path stays open. */
 export interface Answered {
-  readonly request: Request;
+  /** On the direct node:http path, the host's view of the request: no Request is made for the log. */
+  readonly request: ApiRequest;
   readonly status: number;
   /** Milliseconds from arrival to the answer (`performance.now`). */
   readonly ms: number;
@@ -37,7 +49,7 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
       const ms = performance.now() - start;
       const clientAddress = addressOrNone(callerAddress, request, host);
       if (onResponse) watch(() => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }), onError);
-      if (observe) watch(() => observe({ request, status: response.type === 'error' ? 0 : response.status, ms, clientAddress }), onError);
+      if (observe) watch(() => observe({ request, status: isConnectionReset(response) ? 0 : response.status, ms, clientAddress }), onError);
     }
     return response;
   };
@@ -75,7 +87,7 @@ function watch(hook: () => unknown, onError: (error: unknown) => void): void {
 }
 
 /** The caller's address for the watchers. A `clientAddress` option that throws gives none here: the limits step reports the throw when it needs the address. */
-function addressOrNone(callerAddress: CallerAddress, request: Request, host: Host): string | undefined {
+function addressOrNone(callerAddress: AddressFinder, request: ApiRequest, host: Host): string | undefined {
   try {
     return callerAddress(request, host);
   } catch {

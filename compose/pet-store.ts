@@ -3,7 +3,7 @@ import { callOf, HOW_TO_CALL, openNodeResponse } from '../hosts/framework.ts';
 import { hostOf } from '../hosts/fetch.ts';
 import { initRequest } from '../hosts/in-process.ts';
 import { nodeListener, type Served } from '../hosts/node/listener.ts';
-import { ApiError, errorReply, IN_PROCESS, render, wireReply, type Host } from '../src/index.ts';
+import { ApiError, errorReply, IN_PROCESS, isConnectionReset, render, wireReply, type Host } from '../src/index.ts';
 import type { PetStore } from './handler.ts';
 
 /** What {@link toPetStore} serves: a composed product and the path its API is under. */
@@ -25,7 +25,7 @@ export function toPetStore(product: Product): PetStore {
   // In process, a reset is what fetch does on a network error: it rejects (with the abort reason if the caller aborted).
   const answer = async (request: Request, host: Host) => {
     const response = await product.handle(request, host);
-    if (response.type !== 'error') return response;
+    if (!isConnectionReset(response)) return response;
     throw request.signal.aborted ? request.signal.reason : new TypeError('fetch failed: the connection was reset (an injected network fault)');
   };
   // One named parameter: Deno.serve reads a handler's length, and calls one of length 0 with no arguments.

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import {
   ApiError,
   assertKnownOptions,
+  connectionReset,
   createAuthenticator,
   errorReply,
   PLAN_QUOTAS,
@@ -105,7 +106,7 @@ interface FaultSettings {
 export interface FaultInjector extends Faults {
   /**
    * Runs `handle` for `request` after any delay: with no argument, or with the error a rule injects
-   * for the API to answer in the operation's place. `Response.error()` stands for a reset connection.
+   * for the API to answer in the operation's place, or {@link connectionReset} for a reset connection.
    */
   apply(request: Request, handle: (injected?: Injected) => Promise<Response>): Promise<Response>;
   /** Ends every request waiting in a delay or a hang with a JSON 503 now, unhandled (so a reset leaves no ghost pet). */
@@ -214,7 +215,7 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
         signal.removeEventListener('abort', onAbort);
         resolve(reply);
       };
-      const onAbort = () => end(Response.error());
+      const onAbort = () => end(connectionReset());
       const timer = ms === Infinity ? undefined : setTimeout(end, ms);
       held.add(end);
       signal.addEventListener('abort', onAbort);
@@ -264,7 +265,7 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
       if (failure.network === 'reset') {
         // Drained, so the request's work is done before its connection is lost.
         if (failure.afterHandling) await (await handle()).arrayBuffer();
-        return Response.error();
+        return connectionReset();
       }
       // The API answers the error, so it carries what a real answer there would (quota, route, CORS).
       const quota = failure.status === 429 ? quotaHeaders?.(request, failure.retryAfterSeconds ?? 1) : undefined;

@@ -1,4 +1,5 @@
 /** The journal of a fake backend: every exchange it answered (keys redacted), and the checks tests make on it. */
+import { isConnectionReset } from '../src/index.ts';
 
 /**
  * One request the store received and what it answered. The same shape in `store.requests` and in
@@ -132,7 +133,7 @@ export interface ExchangeParts {
 /** The journal entry for one exchange; reads a clone of the response body, never the body itself. */
 export async function recordedExchange({ request, requestBody, response, ms, now }: ExchangeParts): Promise<RecordedExchange> {
   const { path, query } = pathAndQuery(request.url);
-  const failed = response.type === 'error';
+  const failed = isConnectionReset(response);
   return {
     method: request.method,
     path,

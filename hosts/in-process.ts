@@ -1,4 +1,5 @@
-/** A URL and init, as `petstore.fetch(url, init)` is called in tests, read as the request path reads a Request, without making one when the init is plain. */
+/** A URL and init, as `petstore.fetch(url, init)` is called in tests, read as the request path reads a Request, without making one when the init is plain (unless user code asks for it). */
+import type { RequestView } from '../src/index.ts';
 
 /** What a plain init may hold: anything else (a signal, a stream body, a mode) makes a real Request. */
 const PLAIN_FIELDS: ReadonlySet<string> = new Set(['method', 'headers', 'body']);
@@ -30,18 +31,27 @@ class TextBody {
   }
 }
 
-/** The request the path reads: a real Headers (so a `clientAddress` option may read it any way), a normalized URL, the body as a reader. */
-class InitRequest {
+/** The request the path reads: a normalized URL, the headers, the body as a reader; the Request itself made only if user code asks. */
+class InitRequest implements RequestView {
   readonly method: string;
   readonly url: string;
   readonly headers: Headers;
   readonly body: TextBody | null;
+  readonly #text: string | null;
+  #request: Request | undefined;
 
   constructor(method: string, url: string, headers: Headers, body: string | null) {
     this.method = method;
     this.url = url;
     this.headers = headers;
+    this.#text = body;
     this.body = body === null ? null : new TextBody(body);
+  }
+
+  /** The Request `fetch(url, init)` would have made: its own copy of the body, which the path reads apart. */
+  toRequest(): Request {
+    this.#request ??= new Request(this.url, { method: this.method, headers: this.headers, body: this.#text });
+    return this.#request;
   }
 }
 
@@ -56,7 +66,7 @@ class InitRequest {
  * @example
  * const request = initRequest('http://localhost/v1/pets', { headers: { Authorization: 'Bearer k' } });
  */
-export function initRequest(input: string | URL, init: RequestInit | undefined): Request | undefined {
+export function initRequest(input: string | URL, init: RequestInit | undefined): RequestView | undefined {
   if (init !== undefined && init !== null) {
     for (const field in init) if (!PLAIN_FIELDS.has(field)) return undefined;
   }
@@ -65,5 +75,5 @@ export function initRequest(input: string | URL, init: RequestInit | undefined):
   if (!PLAIN_METHODS.has(method) || (body !== null && (typeof body !== 'string' || method === 'GET' || method === 'HEAD'))) return undefined;
   // Unlike a Request, no `text/plain` type is added to a string body sent without one: the API
   // answers both alike (415), and nothing else on this path reads the request.
-  return new InitRequest(method, new URL(input).href, new Headers(init?.headers), body) as unknown as Request;
+  return new InitRequest(method, new URL(input).href, new Headers(init?.headers), body);
 }

@@ -9,6 +9,7 @@ import type { Answer, Handle, Injected } from './handle.ts';
 import { anonymousSubject } from './limits/address.ts';
 import { createRateLimiter } from './limits/limiter.ts';
 import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
+import type { ApiRequest } from './operations/request.ts';
 import { createRoutes } from './operations/routes.ts';
 import type { ResolvedOptions } from './options.ts';
 import { ApiError } from './response/api-error.ts';
@@ -56,7 +57,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   const routes = createRoutes(config);
 
   /** Counts the request against its key, or against its client address when it has no valid key. */
-  function rateLimit(request: Request, host: Host, caller: Caller | undefined) {
+  function rateLimit(request: ApiRequest, host: Host, caller: Caller | undefined) {
     if (caller) return limit(caller.subject, planQuota(caller.plan));
     const address = callerAddress(request, host);
     const subject = anonymousSubject(address, config.ipv6Subnet);
@@ -90,7 +91,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   }
 
   /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
-  async function answer(request: Request, target: Target | '*', host: Host, injected: Injected | undefined): Promise<Reply> {
+  async function answer(request: ApiRequest, target: Target | '*', host: Host, injected: Injected | undefined): Promise<Reply> {
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
     if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected, allowedMethods(HEALTH_ROUTE));
     const path = pathUnderBase(target.pathname, config.basePath);
@@ -138,7 +139,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   }
 
   /** The reply to one request, or the error it was refused with. */
-  async function replyTo(request: Request, host: Host, injected: Injected | undefined): Promise<Reply> {
+  async function replyTo(request: ApiRequest, host: Host, injected: Injected | undefined): Promise<Reply> {
     let target: Target | '*';
     try {
       target = requestTarget(request, host);
@@ -175,7 +176,7 @@ function injectedAt(injected: Injected, headers: Readonly<Record<string, string>
 }
 
 /** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
-function health(request: Request): Reply {
+function health(request: ApiRequest): Reply {
   if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(HEALTH_ROUTE) } };
   return handlerFor(HEALTH_ROUTE, request.method)();
 }

@@ -1,5 +1,6 @@
 /** The request path as one function, in its two forms: replies (what node:http gets written directly) and Responses (what the layers around the API wrap). */
 import type { Host } from './edge/host.ts';
+import type { ApiRequest } from './operations/request.ts';
 import type { ApiError } from './response/api-error.ts';
 import type { Reply } from './response/reply.ts';
 
@@ -20,7 +21,9 @@ export interface Injected {
 }
 
 /**
- * One request in, one response out: the handler before it becomes a `PetStore`.
+ * One request in, one response out: the handler before it becomes a `PetStore`. A layer that must
+ * leave the client with no answer at all (an injected network fault) resolves to
+ * {@link connectionReset}; every host ends the exchange as a lost connection would.
  *
  * @example
  * const handle: Handle = createHandle(resolveOptions({}));
@@ -30,9 +33,34 @@ export type Handle = (request: Request, host: Host, injected?: Injected) => Prom
 
 /**
  * One request in, its reply out, before it is a Response: what both a {@link Handle} and the node:http path send.
+ * The request may be a host's view of one (hosts/node/direct.ts, hosts/in-process.ts), which makes
+ * the Request only if user code asks.
  *
  * @example
  * const answer: Answer = createAnswer(resolveOptions({}));
  * const { status } = await answer(new Request('http://x/v1/pets'), NO_HOST);
  */
-export type Answer = (request: Request, host: Host, injected?: Injected) => Promise<Reply>;
+export type Answer = (request: ApiRequest, host: Host, injected?: Injected) => Promise<Reply>;
+
+/**
+ * The answer that stands for "reset the connection": a {@link Handle} resolves to it when the
+ * client must get no answer. node:http then destroys the socket, an in-process call rejects as
+ * fetch does on a network error, the journal records status 0. It is `Response.error()`, the
+ * one Response that no server can send, so no real answer is ever mistaken for it.
+ *
+ * @example
+ * if (rule.network === 'reset') return connectionReset();
+ */
+export function connectionReset(): Response {
+  return Response.error();
+}
+
+/**
+ * Whether `response` is {@link connectionReset}'s: the exchange is to end with no answer.
+ *
+ * @example
+ * if (isConnectionReset(response)) socket.destroy();
+ */
+export function isConnectionReset(response: Response): boolean {
+  return response.type === 'error';
+}

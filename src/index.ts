@@ -4,15 +4,15 @@
  * the public names from here.
  */
 export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
-export type { Answer, Handle } from './handle.ts';
-export type { Injected } from './handle.ts';
+export { connectionReset, isConnectionReset, type Answer, type Handle, type Injected } from './handle.ts';
 export { PET_STORE_OPTION_NAMES, assertKnownOptions, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
 
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
 export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
 export type { PetStoreContext } from './edge/context.ts';
 export { badRequest, pathBelowMount, requestTarget } from './edge/target.ts';
-export { createCallerAddress, type CallerAddress } from './edge/caller-address.ts';
+export { createCallerAddress, type AddressFinder } from './edge/caller-address.ts';
+export type { ApiRequest, RequestView } from './operations/request.ts';
 
 export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';
 export { bearerToken, createAuthenticator } from './auth/auth.ts';

@@ -47,7 +47,10 @@ export interface PetStoreOptions {
    * The client address that callers without a valid key are limited by. Default: what the
    * runtime adapter reports (the socket's peer). Behind a proxy, read the header it sets, e.g.
    * `(request) => request.headers.get('x-real-ip') ?? undefined`; never trust such a header
-   * without a proxy that overwrites it.
+   * without a proxy that overwrites it. Called only for callers without a valid key (and, with
+   * `onResponse`, for its `clientAddress`), with a Request (see `onRequest` for which class);
+   * do not read its body. Where the store answers without making a Request (node:http with no
+   * hooks, `petstore.fetch(url, init)`), one is made for this call.
    */
   readonly clientAddress?: CallerAddress;
   /**
@@ -86,6 +89,10 @@ export interface PetStoreOptions {
   /**
    * Sees every request the handler answers, as it arrives (API calls, preflights, 404s outside the
    * base path, `/healthz`). Observe only: do not read its body. What it throws goes to `onError`.
+   * Every callback is handed a whole Request: the runtime's own, or the one passed to
+   * `petstore.fetch`; under node:http (`serve`, `createServer(petstore)`, Express, Koa, Fastify)
+   * the Request of @whatwg-node/fetch, which the node:http bridge runs on: it has every member of
+   * a Request, but `request instanceof Request` is false there.
    */
   readonly onRequest?: (request: Request) => void;
   /**
@@ -99,6 +106,7 @@ export interface PetStoreOptions {
 /**
  * One answered request, as the `onResponse` option of `createPetStore` sees it. The request's
  * headers carry the caller's key: log what you need (method, path, status), not the headers.
+ * The request is a Request, of the class `onRequest` says.
  *
  * @example
  * const petstore = createPetStore({

@@ -31,8 +31,10 @@ const app = createApp(sameWork);
 export default { async fetch(request, env, ctx) { await seeded; return app.fetch(request, env, ctx); } };`,
   d1: `
 import { petStoreWorker } from 'petstore-service/workers';
-export { PetStoreLimits, PetStoreFake } from 'petstore-service/workers';
-export default petStoreWorker({ onError: () => {} });`,
+export { PetStoreLimits } from 'petstore-service/workers';
+const petstore = petStoreWorker({ onError: () => {} });
+export default petstore;
+export const { PetStoreFake } = petstore;`,
 };
 if (!Object.hasOwn(SCRIPTS, kind)) throw new Error(`unknown Worker kind ${kind}; the kinds are ${Object.keys(SCRIPTS).join(', ')}`);
 

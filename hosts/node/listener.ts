@@ -1,6 +1,6 @@
 /** A composed store as a node:http request listener: replies written directly when no layer needs a Response, else through @whatwg-node's bridge. */
 import { createServerAdapter, Response as PonyfillResponse } from '@whatwg-node/server';
-import type { Answer, Handle, Host, PetStoreContext } from '../../src/index.ts';
+import { isConnectionReset, type Answer, type Handle, type Host, type PetStoreContext } from '../../src/index.ts';
 import { answerNode, isNodeExchange } from './direct.ts';
 import { nodeHost, type NodeRequestFields } from './host.ts';
 
@@ -30,7 +30,7 @@ interface BridgeContext {
 export function nodeListener(served: Served): NodeListener {
   const adapter = createServerAdapter<BridgeContext>(async (request, { req, host }) => {
     const response = await served.handle(request, host);
-    if (response.type !== 'error') return response;
+    if (!isConnectionReset(response)) return response;
     // A reset injected by a fault: the connection is closed with no answer, and the adapter gets a
     // response to write into the closed socket (status 0 cannot be written).
     req.socket?.destroy?.();

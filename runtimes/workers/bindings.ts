@@ -24,7 +24,7 @@ export interface PetStoreEnv {
    * token (16+ characters): a secret. Unset (the default), `/__admin` is a 404.
    */
   readonly PETSTORE_ADMIN_TOKEN?: string;
-  /** The Durable Object namespace of the exported `PetStoreFake` class: needed only with `PETSTORE_ADMIN_TOKEN`. */
+  /** The Durable Object namespace of the `PetStoreFake` class petStoreWorker returns, exported from the script: needed only with `PETSTORE_ADMIN_TOKEN`. */
   readonly PETSTORE_FAKE?: DurableObjectNamespaceLike;
 }
 
@@ -56,7 +56,7 @@ function fakeBackend(env: PetStoreEnv, token: string): Serve {
   const fake = env.PETSTORE_FAKE;
   if (!isNamespace(fake)) {
     throw new Misconfigured(
-      `PETSTORE_ADMIN_TOKEN is set but no Durable Object namespace is bound as PETSTORE_FAKE: export PetStoreFake and bind it in wrangler.toml; ${HELP}`,
+      `PETSTORE_ADMIN_TOKEN is set but no Durable Object namespace is bound as PETSTORE_FAKE: export the PetStoreFake petStoreWorker returns (export const { PetStoreFake } = petstore) and bind it in wrangler.toml; ${HELP}`,
     );
   }
   const id = fake.idFromName('fake-backend');

@@ -1,15 +1,7 @@
-/** The Durable Object that serves the Pet Store as a fake backend, admin API on: one instance answers every request, from memory. */
+/** The Durable Object class that serves the Pet Store as a fake backend, admin API on, made from one petStoreWorker's options: one instance answers every request, from memory. */
 import { createPetStore } from '../../compose/index.ts';
 import type { PetStore } from '../../compose/handler.ts';
 import { parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
-
-/** What the Worker's own petStoreWorker(options) call left for the fake backend: the script runs it wherever it runs this class too. */
-let settings: { readonly options: PetStoreOptions; readonly mountPath: string | undefined } = { options: {}, mountPath: undefined };
-
-/** Called by petStoreWorker: the options the fake backend serves with. */
-export function rememberFakeBackendSettings(options: PetStoreOptions, mountPath: string | undefined): void {
-  settings = { options, mountPath };
-}
 
 /** The bindings the fake backend reads; the Worker has checked both before it forwards a request. */
 interface FakeBackendEnv {
@@ -18,35 +10,53 @@ interface FakeBackendEnv {
 }
 
 /**
- * The Pet Store as a fake backend on Workers: with the `PETSTORE_ADMIN_TOKEN` secret bound,
- * petStoreWorker sends every request to one instance of this Durable Object, which serves the
- * API and the admin API under `/__admin` (reset, seed, the clock, faults, the journal) from
- * memory. One instance in the world sees every request, so a reset, a seeded pet or a moved
- * clock is what the next request sees, whichever Worker instance it reaches. Pets and quotas
- * live as long as the object stays awake (Cloudflare evicts an idle one after a minute or
- * two): a fake backend for tests and demos, not D1. Bind it as `PETSTORE_FAKE` (docs/workers.md).
+ * A fake backend's Durable Object class, as Workers instantiates it with the object's state and
+ * the Worker's bindings.
  *
  * @example
- * // worker.js
- * export { PetStoreLimits, PetStoreFake } from 'petstore-service/workers';
+ * const { PetStoreFake }: { PetStoreFake: PetStoreFakeClass } = petStoreWorker();
  */
-export class PetStoreFake {
-  readonly #env: FakeBackendEnv;
-  #petstore: PetStore | undefined;
+export interface PetStoreFakeClass {
+  new (state: unknown, env: FakeBackendEnv): { fetch(request: Request): Promise<Response> };
+}
 
-  constructor(_state: unknown, env: FakeBackendEnv) {
-    this.#env = env;
-  }
+/**
+ * The fake backend's class for one petStoreWorker call: its options are closed over here, since
+ * Workers makes the object itself, with `(state, env)` only, and a request forwarded to it can
+ * carry no functions (`onError`, `onRequest`, `onResponse`). Each call gets a class of its own, so
+ * two Workers in one script each serve with their own options.
+ *
+ * @example
+ * const PetStoreFake = fakeBackendClass({ cors: '*' }, '/api');
+ */
+export function fakeBackendClass(options: PetStoreOptions, mountPath: string | undefined): PetStoreFakeClass {
+  /**
+   * The Pet Store as a fake backend on Workers: with the `PETSTORE_ADMIN_TOKEN` secret bound,
+   * petStoreWorker sends every request to one instance of this Durable Object, which serves the
+   * API and the admin API under `/__admin` (reset, seed, the clock, faults, the journal) from
+   * memory. One instance in the world sees every request, so a reset, a seeded pet or a moved
+   * clock is what the next request sees, whichever Worker instance it reaches. Pets and quotas
+   * live as long as the object stays awake (Cloudflare evicts an idle one after a minute or
+   * two): a fake backend for tests and demos, not D1. Bind it as `PETSTORE_FAKE` (docs/workers.md).
+   */
+  return class PetStoreFake {
+    readonly #env: FakeBackendEnv;
+    #petstore: PetStore | undefined;
 
-  /** Answers one request the Worker forwarded, as the Worker would have. */
-  fetch(request: Request): Promise<Response> {
-    this.#petstore ??= createPetStore({
-      ...settings.options,
-      apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
-      admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },
-      // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
-      clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
-    });
-    return this.#petstore.fetch(request, { mountPath: settings.mountPath });
-  }
+    constructor(_state: unknown, env: FakeBackendEnv) {
+      this.#env = env;
+    }
+
+    /** Answers one request the Worker forwarded, as the Worker would have. */
+    fetch(request: Request): Promise<Response> {
+      this.#petstore ??= createPetStore({
+        ...options,
+        apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
+        admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },
+        // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
+        clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
+      });
+      return this.#petstore.fetch(request, { mountPath });
+    }
+  };
 }

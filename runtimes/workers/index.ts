@@ -1,10 +1,10 @@
 /** petstore-service/workers: the Pet Store as a Cloudflare Worker, pets in D1, exact rate limits in Durable Objects, keys from a secret. */
 import { ApiError, assertKnownOptions, errorReply, PET_STORE_OPTION_NAMES, render, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { Misconfigured, type PetStoreEnv, type Serve, serveWith } from './bindings.ts';
-import { rememberFakeBackendSettings } from './fake-backend.ts';
+import { fakeBackendClass, type PetStoreFakeClass } from './fake-backend.ts';
 
 export type { PetStoreEnv } from './bindings.ts';
-export { PetStoreFake } from './fake-backend.ts';
+export type { PetStoreFakeClass } from './fake-backend.ts';
 export { PetStoreLimits } from '../../stores/durable-objects/limits-object.ts';
 export { durableObjectLimitStore, type DurableObjectLimitStoreOptions, type DurableObjectNamespaceLike } from '../../stores/durable-objects/limit-store.ts';
 export { d1PetStorage } from '../../stores/sql/d1-pet-storage.ts';
@@ -24,13 +24,22 @@ export interface PetStoreWorkerOptions extends Omit<PetStoreOptions, 'apiKeys' |
 }
 
 /**
- * A Worker's fetch handler, or the part of yours that serves the API.
+ * A Worker's fetch handler, or the part of yours that serves the API, and the fake backend's
+ * Durable Object class made from the same options.
  *
  * @example
- * export default petStoreWorker();
+ * const petstore = petStoreWorker();
+ * export default petstore;
+ * export const { PetStoreFake } = petstore;
  */
 export interface PetStoreWorker {
   fetch(request: Request, env: PetStoreEnv): Promise<Response>;
+  /**
+   * The fake backend's Durable Object class, serving with this Worker's options: export it from
+   * the Worker's script as `PetStoreFake` and bind it as `PETSTORE_FAKE` (docs/workers.md). Used
+   * only with the `PETSTORE_ADMIN_TOKEN` secret.
+   */
+  readonly PetStoreFake: PetStoreFakeClass;
 }
 
 /** Options the bindings decide, refused by name. */
@@ -40,7 +49,8 @@ const FROM_BINDINGS = new Set(['apiKeys', 'storage', 'limitStore', 'clientAddres
  * The Pet Store as a Cloudflare Worker: pets in the D1 database bound as `PETSTORE_DB` (migrated
  * on the first request), rate limits exact in the `PetStoreLimits` Durable Objects bound as
  * `PETSTORE_LIMITS`, keys from the `PETSTORE_API_KEYS` secret, the caller from `CF-Connecting-IP`.
- * With a `PETSTORE_ADMIN_TOKEN` secret it is a fake backend instead, admin API on (`PetStoreFake`).
+ * With a `PETSTORE_ADMIN_TOKEN` secret it is a fake backend instead, admin API on: every request
+ * goes to the Durable Object class it returns as `PetStoreFake`, made from the same options.
  * A binding missing or wrong is a JSON 500 naming the fix, on every request until it is bound.
  * Options are checked now, so a typo fails the deploy, not a request. docs/workers.md has the
  * wrangler.toml.
@@ -49,7 +59,9 @@ const FROM_BINDINGS = new Set(['apiKeys', 'storage', 'limitStore', 'clientAddres
  * // worker.js
  * import { petStoreWorker } from 'petstore-service/workers';
  * export { PetStoreLimits } from 'petstore-service/workers';
- * export default petStoreWorker();
+ * const petstore = petStoreWorker();
+ * export default petstore;
+ * export const { PetStoreFake } = petstore; // the fake backend, with the PETSTORE_ADMIN_TOKEN secret
  */
 export function petStoreWorker(options: PetStoreWorkerOptions = {}): PetStoreWorker {
   const known = PET_STORE_OPTION_NAMES.filter((name) => !FROM_BINDINGS.has(name));
@@ -62,12 +74,12 @@ export function petStoreWorker(options: PetStoreWorkerOptions = {}): PetStoreWor
   // Checked now as createPetStore checks them, quietly (the store the bindings make tells its
   // warnings), without building a store at the Worker's cold start: what the bindings bring comes later.
   resolveOptions({ ...storeOptions, onError: () => {} });
-  rememberFakeBackendSettings(storeOptions, mountPath);
   const onError = storeOptions.onError ?? ((error: unknown) => console.error('petstore-service:', error));
   // Bindings are fixed for a Worker's life, so each env object is read once.
   const served = new WeakMap<object, Serve>();
   const told = new Set<string>();
   return {
+    PetStoreFake: fakeBackendClass(storeOptions, mountPath),
     async fetch(request, env) {
       try {
         let serve = served.get(env);

@@ -3,6 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Subject } from '../limits/limit-store.ts';
 import type { Plan } from '../limits/plans.ts';
+import type { ApiRequest } from '../operations/request.ts';
 import { ApiError } from '../response/api-error.ts';
 
 /** A caller whose key is configured, as authentication finds it. */
@@ -37,7 +38,7 @@ const INVALID_KEY: Authentication = { error: unauthorized('The API key is not va
 export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
   const callers = callersOf(apiKeys);
 
-  return function authenticate(request: Request): Authentication {
+  return function authenticate(request: ApiRequest): Authentication {
     const token = bearerToken(request.headers.get('authorization'));
     if (token === undefined) return MISSING_KEY;
     return (token.length <= MAX_TOKEN_LENGTH && callers.get(token)) || INVALID_KEY;

@@ -1,6 +1,7 @@
 /** What the store can tell is wrong with an anonymous caller's address but cannot refuse: each told once, with its code. */
 import { UNKNOWN_ADDRESS } from '../limits/address.ts';
 import type { Subject } from '../limits/limit-store.ts';
+import type { ApiRequest } from '../operations/request.ts';
 import { DOCS_URL, type Warnings } from '../response/warning.ts';
 import { trustOf, type CallerAddressSettings } from './caller-address.ts';
 import type { Host } from './host.ts';
@@ -34,7 +35,7 @@ const NO_HEADER =
   `if the proxy does not set one of them, every caller shares its bucket. Have the proxy set X-Forwarded-For; with no proxy in front, leave trustProxy out. See ${PROXIES}`;
 
 /** Looks at one anonymous caller: its request, its host, the address the limits step found and the subject it made of it. */
-export type AddressCheck = (request: Request, host: Host, address: string | undefined, subject: Subject) => void;
+export type AddressCheck = (request: ApiRequest, host: Host, address: string | undefined, subject: Subject) => void;
 
 /** What {@link createAddressWarnings} reads: the caller-address options and where to tell. */
 export interface AddressWarningSettings extends CallerAddressSettings {

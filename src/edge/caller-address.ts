@@ -1,11 +1,15 @@
 /** The caller's network address, from whichever host runs the handler, and through the proxies the operator trusts. */
 import ipaddr from 'ipaddr.js';
 import { ipOf } from '../limits/address.ts';
+import { requestForUser, type ApiRequest, type HeaderReader } from '../operations/request.ts';
 import type { PetStoreContext } from './context.ts';
 import type { Host } from './host.ts';
 
-/** The client address of a request, as the host or a trusted proxy reports it. */
+/** The `clientAddress` option: the client address of a request, read the operator's way. It is always handed a Request. */
 export type CallerAddress = (request: Request, context: PetStoreContext) => string | undefined;
+
+/** The client address of a request as the path reads it (a Request or a host's view of one), as the host or a trusted proxy reports it. */
+export type AddressFinder = (request: ApiRequest, host: Host) => string | undefined;
 
 /** The options {@link createCallerAddress} reads. */
 export interface CallerAddressSettings {
@@ -14,13 +18,14 @@ export interface CallerAddressSettings {
 }
 
 /**
- * The function that names a request's caller: the `clientAddress` option when given; else the
+ * The function that names a request's caller: the `clientAddress` option when given, handed a
+ * Request (a host's view makes one first, so only this option pays for it); else the
  * peer the host reports; with `trustProxy`, the address the trusted proxies say they forwarded
  * for (RFC 7239 `Forwarded`, else `X-Forwarded-For`), walking back from the peer as long as each
  * hop is trusted. Bad `trustProxy` ranges throw a TypeError now, not on a request.
  */
-export function createCallerAddress({ clientAddress, trustProxy }: CallerAddressSettings): CallerAddress {
-  if (clientAddress) return clientAddress;
+export function createCallerAddress({ clientAddress, trustProxy }: CallerAddressSettings): AddressFinder {
+  if (clientAddress) return (request, host) => clientAddress(requestForUser(request), host);
   const trusted = trustOf(trustProxy);
   if (!trusted) return peerOf;
   return (request, host) => {
@@ -35,7 +40,7 @@ export function createCallerAddress({ clientAddress, trustProxy }: CallerAddress
 }
 
 /** The peer the runtime reported. */
-const peerOf = (_request: Request, host: Host): string | undefined => host.clientAddress;
+const peerOf = (_request: ApiRequest, host: Host): string | undefined => host.clientAddress;
 
 /**
  * Whether the hop at `index` (0: the peer) is a proxy to believe, or `undefined` to believe none.
@@ -67,7 +72,7 @@ export function trustOf(trustProxy: number | readonly string[]): ((address: stri
  * @example
  * forwardedFor(new Headers({ forwarded: 'for="[2001:db8::1]:4711", for=192.0.2.7' })); // ['2001:db8::1', '192.0.2.7']
  */
-export function forwardedFor(headers: Headers): string[] {
+export function forwardedFor(headers: HeaderReader): string[] {
   const forwarded = headers.get('forwarded');
   if (forwarded !== null) {
     return [...forwarded.matchAll(/(?:^|[;,])\s*for=("[^"]*"|[^;,\s]*)/gi)].map(([, value]) => {

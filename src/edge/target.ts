@@ -1,4 +1,5 @@
 /** The edge: what arrived (request target, Host, header lines, peer) becomes the path and query the API routes on, or a 400. */
+import type { ApiRequest } from '../operations/request.ts';
 import { ApiError } from '../response/api-error.ts';
 import type { Host } from './host.ts';
 
@@ -23,7 +24,7 @@ const PARSE_ORIGIN = 'http://petstore.invalid';
  * kept the raw target (`host.wire`), that is read, since a URL built from it pastes the Host in
  * front of the path. `OPTIONS *` yields `'*'` (asterisk-form).
  */
-export function requestTarget(request: Request, host: Host): Target | '*' {
+export function requestTarget(request: ApiRequest, host: Host): Target | '*' {
   if (host.refusal) throw host.refusal;
   // Elsewhere the runtime joined repeated lines with ", ": no valid Host, and no single bearer
   // credential, contains one, so a repeated Host fails below and a repeated Authorization is a 401.

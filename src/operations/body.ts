@@ -1,5 +1,6 @@
 /** Reads a JSON request body: media type checked, bytes capped while streaming, keys screened. */
 import { ApiError } from '../response/api-error.ts';
+import type { ApiRequest, BodySource } from './request.ts';
 import type { HostBody } from './types.ts';
 
 /**
@@ -31,7 +32,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * A body the host already read (`hostBody`) goes through the same checks: its text or bytes as
  * they are, a value its JSON parser made as that value's JSON.
  */
-export async function readJsonObject(request: Request, maxBytes: number, hostBody?: HostBody): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: ApiRequest, maxBytes: number, hostBody?: HostBody): Promise<Record<string, unknown>> {
   const value = await readJson(request, maxBytes, hostBody);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidBody('The request body must be a JSON object.');
@@ -40,7 +41,7 @@ export async function readJsonObject(request: Request, maxBytes: number, hostBod
 }
 
 /** The body of `request` as any JSON value (an array, say), with every check of {@link readJsonObject} but the object one. */
-export async function readJson(request: Request, maxBytes: number, hostBody?: HostBody): Promise<unknown> {
+export async function readJson(request: ApiRequest, maxBytes: number, hostBody?: HostBody): Promise<unknown> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError({ status: 415, code: 'unsupported_media_type', message: 'The request body must be JSON: send Content-Type: application/json.' });
   }
@@ -124,9 +125,10 @@ function hostBytes(value: unknown, maxBytes: number): Uint8Array {
   return bytes;
 }
 
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
+async function readBytes(request: ApiRequest, maxBytes: number): Promise<Uint8Array> {
+  const body: BodySource | null = request.body;
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -1,5 +1,6 @@
 /** What an operation receives and what a route declares: the shapes shared by src/operations. */
 import type { Reply } from '../response/reply.ts';
+import type { ApiRequest } from './request.ts';
 import type { PetStatus } from '../storage/pet.ts';
 import type { PetStorage } from '../storage/pet-storage.ts';
 
@@ -18,7 +19,7 @@ export type HostBody = { readonly value: unknown; readonly refused?: undefined }
 
 /** Everything an operation may use to answer one request. */
 export interface OperationContext {
-  readonly request: Request;
+  readonly request: ApiRequest;
   /** The body, when the host's own parser already read it from the request. */
   readonly body: HostBody | undefined;
   /** The query of the request target. */

@@ -6,8 +6,9 @@ import { bundle } from './workerd.ts';
 /** petStoreWorker with the bindings the `?without=` names taken away (and `?with=NAME:value` added), per request. */
 const WORKER = `
 import { petStoreWorker } from './runtimes/workers/index.ts';
-export { PetStoreLimits, PetStoreFake } from './runtimes/workers/index.ts';
+export { PetStoreLimits } from './runtimes/workers/index.ts';
 const petstore = petStoreWorker();
+export const { PetStoreFake } = petstore;
 export default {
   fetch(request, env) {
     const url = new URL(request.url);

@@ -2,10 +2,11 @@
 // #region recipe
 import { petStoreWorker } from 'petstore-service/workers';
 
-// Durable Object classes wrangler.toml binds: each caller's counts, and the fake backend (admin token only).
-export { PetStoreLimits, PetStoreFake } from 'petstore-service/workers';
+// Durable Object classes wrangler.toml binds: each caller's counts, and the fake backend (admin token only), made from this Worker's options.
+export { PetStoreLimits } from 'petstore-service/workers';
 
 const petstore = petStoreWorker({ mountPath: '/api' });
+export const { PetStoreFake } = petstore;
 
 export default {
   /** @param {Request} request @param {import('petstore-service/workers').PetStoreEnv} env */
