@@ -1,7 +1,7 @@
 /**
  * The SQL stores on a real PostgreSQL (a throwaway cluster, see postgres-server.ts), as the
  * non-superuser role `petstore`: conformance, migrations racing, a stuck statement, and the database
- * going down under load. Two instances sharing one database: ../many-instances.test.ts, as commands.
+ * going down under load. Two instances sharing one database: ../cli/many-instances.test.ts, as commands.
  */
 // @module-tag postgres (skipped without PostgreSQL, failed under CI: test/helpers/system-parts.ts)
 import postgres from 'postgres';
