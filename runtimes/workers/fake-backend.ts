@@ -1,7 +1,9 @@
 /** The Durable Object that serves the Pet Store as a fake backend, admin API on: one instance answers every request, from memory. */
-import { createPetStore } from '../../compose/index.ts';
+import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
-import { parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
+import { toPetStore } from '../../compose/pet-store.ts';
+import { controlLayers } from '../../controls/layers.ts';
+import { parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 
 /** What the Worker's own petStoreWorker(options) call left for the fake backend: the script runs it wherever it runs this class too. */
 let settings: { readonly options: PetStoreOptions; readonly mountPath: string | undefined } = { options: {}, mountPath: undefined };
@@ -40,13 +42,19 @@ export class PetStoreFake {
 
   /** Answers one request the Worker forwarded, as the Worker would have. */
   fetch(request: Request): Promise<Response> {
-    this.#petstore ??= createPetStore({
-      ...settings.options,
-      apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
-      admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },
-      // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
-      clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
-    });
+    // Built as createPetStore builds a store, but without the node:http listener, which a Worker never calls.
+    this.#petstore ??= toPetStore(
+      compose({
+        config: resolveOptions({
+          ...settings.options,
+          apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
+          admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },
+          // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
+          clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
+        }),
+        layers: controlLayers,
+      }),
+    );
     return this.#petstore.fetch(request, { mountPath: settings.mountPath });
   }
 }
