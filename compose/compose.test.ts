@@ -118,6 +118,14 @@ describe("standing faults without controls (the command's --fail-rate)", () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
   });
 
+  it('are refused, as a clock and the admin API are, by a product built without the control layers (the service worker)', () => {
+    const config = resolveOptions({ apiKeys: { [KEY]: 'pro' } });
+    const refusal = 'compose: a clock, the admin API or standing faults need the control layers';
+    expect(() => compose({ config, standingFaults: [{ status: 503 }] })).toThrow(refusal);
+    expect(() => compose({ config: resolveOptions({ admin: { token: 'a'.repeat(16) } }) })).toThrow(refusal);
+    expect(compose({ config }).controls).toBeUndefined();
+  });
+
   it("answer a standing 429 with the caller's plan, its minute spent", async () => {
     const response = await standing(429).fetch('http://x/v1/pets', { headers: authed });
     expect([response.status, response.statusText]).toEqual([429, 'Too Many Requests']);
