@@ -207,8 +207,8 @@ each after a seeded pet and one request; the built package, no warm-up. Millisec
 | --- | --- | --- | --- | --- |
 ${['create', 'reset'].map((step) => `| \`${step === 'create' ? 'createTestPetStore()' : 'reset()'}\` | ${['mean', 'p50', 'p99', 'max'].map((k) => f(testStores[step][k], 3)).join(' | ')} |`).join('\n')}
 
-Heap held per store: ${f(testStores.bytesPerStore / 1024, 1)} KiB. The memory limit store's lru-cache now grows with the addresses
-it holds; bounded by \`max\`, it allocated all 100,000 slots up front: 1.5 MiB of heap (plus 1.2 MB of typed
+Heap held per store: ${f(testStores.bytesPerStore / 1024, 1)} KiB. The memory limit store's address map grows with the addresses
+it holds; when it was an lru-cache bounded by \`max\`, it allocated all 100,000 slots up front: 1.5 MiB of heap (plus 1.2 MB of typed
 arrays) and 27–40 ms per store and per reset on this machine, 9 ms in the issue that found it. The slowest is the first
 call (it loads @whatwg-node/server's Node ponyfill) or a collection or preemption on a busy machine.
 
@@ -242,7 +242,8 @@ ${sqlLimitsSection(sqlLimits)}
 ## Service-worker bundle
 
 \`petstore-service/service-worker\` with all its dependencies (core, valibot, @valibot/to-json-schema,
-@whatwg-node/server, lru-cache, idb-keyval), bundled and minified by esbuild for the browser:
+ipaddr.js, @noble/hashes, idb-keyval, @whatwg-node/server's CORS headers), bundled and minified by esbuild for the
+browser; without the node:http bridge and the fake backend's controls, which it never uses:
 ${f(bundle.minBytes)} bytes minified, **${f(bundle.gzipBytes)} bytes min+gzip**.
 `;
 

@@ -5,6 +5,8 @@ import { compose } from '../compose/compose.ts';
 import type { PetStore } from '../compose/handler.ts';
 import { toPetStore } from '../compose/pet-store.ts';
 import type { FaultRule } from '../controls/faults.ts';
+import { controlLayers } from '../controls/layers.ts';
+import { nodeListener } from '../hosts/node/listener.ts';
 import { PetStoreWarning, resolveOptions, type Plan } from '../src/index.ts';
 import { accessLog, lineWriter } from './access-log.ts';
 import { readSettings, type Settings } from './settings.ts';
@@ -128,7 +130,7 @@ function demoPetStore(
   // The access log watches from outside the faults and the admin API: it shows the 503s they answer and the time they add.
   const observe = log && accessLog(log, apiKeys.keys(), lineWriter(stdout));
   // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
-  return toPetStore(compose({ config, standingFaults, ...(observe && { observe }) }));
+  return toPetStore(compose({ config, standingFaults, ...(observe && { observe }), layers: controlLayers }), nodeListener);
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The hooks, standing faults and /healthz in process: which requests the hooks see, what they cannot break, what a standing fault answers, where /healthz lives. */
 import { describe, expect, it } from 'vitest';
+import { controlLayers } from '../controls/layers.ts';
 import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/index.ts';
 import { compose, createPetStore } from './compose.ts';
 import { toPetStore } from './pet-store.ts';
@@ -93,7 +94,7 @@ describe('the onRequest and onResponse hooks', () => {
   it('see what is put inside them: a fault answers 503 and onResponse sees the 503 and its delay', async () => {
     const exchanges: Exchange[] = [];
     const config = resolveOptions({ apiKeys: { [KEY]: 'pro' }, onResponse: (exchange) => void exchanges.push(exchange) });
-    const petstore = toPetStore(compose({ config, standingFaults: [{ status: 503, delayMs: 20 }] }));
+    const petstore = toPetStore(compose({ config, standingFaults: [{ status: 503, delayMs: 20 }], layers: controlLayers }));
     const response = await petstore.fetch('http://x/v1/pets', { headers: authed });
     expect(response.status).toBe(503);
     expect(exchanges.map(({ response: { status }, ms }) => ({ status, late: ms >= 19 }))).toEqual([{ status: 503, late: true }]);
@@ -103,7 +104,9 @@ describe('the onRequest and onResponse hooks', () => {
 describe("standing faults without controls (the command's --fail-rate)", () => {
   const ORIGIN = 'https://app.example';
   const standing = (status: number) =>
-    toPetStore(compose({ config: resolveOptions({ apiKeys: { [KEY]: 'pro' }, cors: [ORIGIN] }), standingFaults: [{ status, times: 'always' }] }));
+    toPetStore(
+      compose({ config: resolveOptions({ apiKeys: { [KEY]: 'pro' }, cors: [ORIGIN] }), standingFaults: [{ status, times: 'always' }], layers: controlLayers }),
+    );
 
   it("answer GET /v1/pets/{id} with a 503 that carries the API's headers there: deprecation, quota, CORS", async () => {
     const response = await standing(503).fetch('http://x/v1/pets/1', { headers: { ...authed, origin: ORIGIN } });
@@ -113,6 +116,14 @@ describe("standing faults without controls (the command's --fail-rate)", () => {
     expect(response.headers.get('link')).toMatch(/rel="successor-version"/);
     expect([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining')]).toEqual(['300', '299']);
     expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  });
+
+  it('are refused, as a clock and the admin API are, by a product built without the control layers (the service worker)', () => {
+    const config = resolveOptions({ apiKeys: { [KEY]: 'pro' } });
+    const refusal = 'compose: a clock, the admin API or standing faults need the control layers';
+    expect(() => compose({ config, standingFaults: [{ status: 503 }] })).toThrow(refusal);
+    expect(() => compose({ config: resolveOptions({ admin: { token: 'a'.repeat(16) } }) })).toThrow(refusal);
+    expect(compose({ config }).controls).toBeUndefined();
   });
 
   it("answer a standing 429 with the caller's plan, its minute spent", async () => {

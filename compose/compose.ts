@@ -1,8 +1,9 @@
 /** The one composition root: every product (createPetStore, the test kit, the command, the service worker) is built here, in one order. */
-import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from '../controls/faults.ts';
-import { withAdmin } from '../controls/admin.ts';
-import { takeoverClock, type ManualClock } from '../controls/clock.ts';
-import { createControls, type Controls } from '../controls/controls.ts';
+import type { ManualClock } from '../controls/clock.ts';
+import type { Controls } from '../controls/controls.ts';
+import type { FaultInjector, FaultRule } from '../controls/faults.ts';
+import { controlLayers, type ControlLayers } from '../controls/layers.ts';
+import { nodeListener } from '../hosts/node/listener.ts';
 import { createAnswer, handleOf, resolveOptions, type Answer, type Handle, type PetStoreOptions, type ResolvedOptions } from '../src/index.ts';
 import { observedAnswer, withBoundary, type Observer } from './boundary.ts';
 import type { PetStore } from './handler.ts';
@@ -21,6 +22,8 @@ export interface Composition {
   readonly standingFaults?: readonly FaultRule[];
   /** Sees every answer without needing a Response: the command's access log. */
   readonly observe?: Observer;
+  /** The fake backend's layers, from the products that can have one: needed for `clock`, `config.admin` and `standingFaults`. */
+  readonly layers?: ControlLayers;
 }
 
 /** A product's parts: the handler in both its forms, and its controls if it has them. */
@@ -43,18 +46,18 @@ export interface Composed {
  * @example
  * const { handle } = compose({ config: resolveOptions({ apiKeys: { k: 'free' } }) });
  */
-export function compose({ config, clock, standingFaults = [], observe }: Composition): Composed {
-  const controls = clock || config.admin ? createControls({ config, clock: clock ?? takeoverClock(config.now), standingFaults }) : undefined;
-  const api = controls ? undefined : createAnswer(config);
+export function compose({ config, clock, standingFaults = [], observe, layers }: Composition): Composed {
+  const controlled = clock !== undefined || config.admin !== undefined;
+  if ((controlled || standingFaults.length > 0) && !layers) throw new TypeError('compose: a clock, the admin API or standing faults need the control layers');
+  const api = controlled ? undefined : createAnswer(config);
   let inner: Handle;
+  let controls: Controls | undefined;
   let faults: FaultInjector | undefined;
-  if (controls) {
+  if (controlled) {
+    ({ controls, handle: inner } = layers!.controlled(config, clock, standingFaults));
     faults = controls.faults;
-    inner = config.admin ? withAdmin(controls, { ...config, admin: config.admin }) : controls.handle;
   } else if (standingFaults.length > 0) {
-    faults = createFaults({ quotaHeaders: refusalQuotaHeaders(config.apiKeys, config.now) });
-    for (const rule of standingFaults) faults.inject(rule);
-    inner = withFaults(handleOf(api!), faults);
+    ({ faults, handle: inner } = layers!.faulty(handleOf(api!), config, standingFaults));
   } else {
     inner = handleOf(api!);
   }
@@ -77,5 +80,5 @@ export function compose({ config, clock, standingFaults = [], observe }: Composi
  * createServer(petstore).listen(8080); // GET http://localhost:8080/v1/pets
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
-  return toPetStore(compose({ config: resolveOptions(options) }));
+  return toPetStore(compose({ config: resolveOptions(options), layers: controlLayers }), nodeListener);
 }

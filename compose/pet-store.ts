@@ -2,7 +2,7 @@
 import { callOf, HOW_TO_CALL, openNodeResponse } from '../hosts/framework.ts';
 import { hostOf } from '../hosts/fetch.ts';
 import { initRequest } from '../hosts/in-process.ts';
-import { nodeListener, type Served } from '../hosts/node/listener.ts';
+import type { NodeListener, Served } from '../hosts/node/listener.ts';
 import { ApiError, errorReply, IN_PROCESS, isConnectionReset, render, wireReply, type Host } from '../src/index.ts';
 import type { PetStore } from './handler.ts';
 
@@ -17,11 +17,15 @@ interface Product extends Served {
  * read from what follows it; a URL and init become the runtime's own Request, leaving the caller's
  * init untouched; a node:http exchange goes to the node listener.
  *
+ * `serveNode` (hosts/node/listener.ts) is handed in by the products that serve node:http; a build
+ * without it (the service worker) leaves node:http's bridge out, and answers a node:http call as
+ * any call it cannot serve.
+ *
  * @example
- * const petstore = toPetStore(compose({ config: resolveOptions({}) }));
+ * const petstore = toPetStore(compose({ config: resolveOptions({}) }), nodeListener);
  */
-export function toPetStore(product: Product): PetStore {
-  const listener = nodeListener(product);
+export function toPetStore(product: Product, serveNode?: (served: Served) => NodeListener): PetStore {
+  const listener = serveNode?.(product);
   // In process, a reset is what fetch does on a network error: it rejects (with the abort reason if the caller aborted).
   const answer = async (request: Request, host: Host) => {
     const response = await product.handle(request, host);
@@ -41,14 +45,14 @@ export function toPetStore(product: Product): PetStore {
         const request = new Request(call.input, call.init);
         return answer(request, call.contexts.length === 0 ? IN_PROCESS : { ...hostOf(request, call.contexts), inProcess: true });
       }
-      if (call?.kind === 'node') return listener(call.req, call.res, ...call.rest);
+      if (call?.kind === 'node' && listener) return listener(call.req, call.res, ...call.rest);
       return Promise.resolve(misuse(args));
     } catch (error) {
       // A URL that is no URL, say: rejected, as the global fetch rejects it.
       return Promise.reject(error);
     }
   }
-  return Object.assign(petstore, { fetch: petstore, basePath: product.config.basePath, dispose: () => listener.dispose() }) as unknown as PetStore;
+  return Object.assign(petstore, { fetch: petstore, basePath: product.config.basePath, dispose: async () => listener?.dispose() }) as unknown as PetStore;
 }
 
 /** A call the store cannot serve: a JSON 500 saying how to call it, on a node:http response if one was passed, else a TypeError. */

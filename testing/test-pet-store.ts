@@ -2,9 +2,11 @@
 import { manualClock, type ManualClock } from '../controls/clock.ts';
 import type { Faults } from '../controls/faults.ts';
 import { verifyRequests, type RecordedExchange, type Verification } from '../controls/journal.ts';
+import { controlLayers } from '../controls/layers.ts';
 import { compose } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
 import { toPetStore } from '../compose/pet-store.ts';
+import { nodeListener } from '../hosts/node/listener.ts';
 import { apiKeyEntries, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
 
 /** A ready API key per plan; a test store accepts all of them. */
@@ -83,9 +85,9 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   // Its callers are the test's own code in this process (MSW hands it Requests, with no address to
   // pass): one caller sharing one bucket is what a test means, not a host's mistake.
   config.warnings.mute('PETSTORE_NO_CLIENT_ADDRESS');
-  const composed = compose({ config, clock });
+  const composed = compose({ config, clock, layers: controlLayers });
   const controls = composed.controls!;
-  const petstore = toPetStore(composed);
+  const petstore = toPetStore(composed, nodeListener);
 
   return Object.assign(petstore, {
     // The standard fetch: a second argument is a RequestInit, never a server context.

@@ -1,6 +1,7 @@
 /** A Worker's bindings read into what serves its requests: the Pet Store over D1 and Durable Objects, or the fake backend's object; a binding missing or wrong is named. */
-import { createPetStore } from '../../compose/index.ts';
-import { parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
+import { compose } from '../../compose/compose.ts';
+import { toPetStore } from '../../compose/pet-store.ts';
+import { parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { durableObjectLimitStore, type DurableObjectNamespaceLike } from '../../stores/durable-objects/limit-store.ts';
 import type { D1DatabaseLike } from '../../stores/sql/d1-client.ts';
 import { migrateD1 } from '../../stores/sql/d1-migrations.ts';
@@ -74,7 +75,8 @@ function d1Backend(env: PetStoreEnv, options: PetStoreOptions): Serve {
       `no Durable Object namespace is bound as PETSTORE_LIMITS: export PetStoreLimits from the Worker and bind it in wrangler.toml; ${HELP}`,
     );
   }
-  const petstore = createPetStore({
+  // Built as createPetStore builds a store, but without the node:http listener, which a Worker never calls.
+  const config = resolveOptions({
     ...options,
     apiKeys: apiKeysOf(env.PETSTORE_API_KEYS),
     storage: d1PetStorage(db),
@@ -82,6 +84,7 @@ function d1Backend(env: PetStoreEnv, options: PetStoreOptions): Serve {
     // Cloudflare sets CF-Connecting-IP to the address the request came from, replacing any a client sent.
     clientAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined,
   });
+  const petstore = toPetStore(compose({ config }));
   // Once per Worker instance; a failed migration is tried again by the next request. Once done,
   // nothing is awaited: a request should not wait on a promise another request's I/O settles.
   let migrating: Promise<void> | undefined;

@@ -1,7 +1,9 @@
 /** The Durable Object class that serves the Pet Store as a fake backend, admin API on, made from one petStoreWorker's options: one instance answers every request, from memory. */
-import { createPetStore } from '../../compose/index.ts';
+import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
-import { parseApiKeys, type PetStoreOptions } from '../../src/index.ts';
+import { toPetStore } from '../../compose/pet-store.ts';
+import { controlLayers } from '../../controls/layers.ts';
+import { parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 
 /** The bindings the fake backend reads; the Worker has checked both before it forwards a request. */
 interface FakeBackendEnv {
@@ -49,13 +51,19 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
 
     /** Answers one request the Worker forwarded, as the Worker would have. */
     fetch(request: Request): Promise<Response> {
-      this.#petstore ??= createPetStore({
-        ...options,
-        apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
-        admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },
-        // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
-        clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
-      });
+      // Built as createPetStore builds a store, but without the node:http listener, which a Worker never calls.
+      this.#petstore ??= toPetStore(
+        compose({
+          config: resolveOptions({
+            ...options,
+            apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
+            admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },
+            // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
+            clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
+          }),
+          layers: controlLayers,
+        }),
+      );
       return this.#petstore.fetch(request, { mountPath });
     }
   };

@@ -24,8 +24,8 @@ const actions = /** @type {const} */ (['counters', 'ban']);
 
 /**
  * Bytes per subject with `N` of them held, and what the empty store took first (nothing much:
- * the lru-cache grows its arrays with the addresses it holds). Typed arrays live outside the JS
- * heap, so they are counted too, in case a version of lru-cache uses them again.
+ * the address Map grows with the addresses it holds). Typed arrays live outside the JS heap, so
+ * they are counted too, in case a store keeps its state in them.
  * @param {(typeof actions)[number]} action
  * @param {(i: number) => string} subject
  */
