@@ -78,4 +78,5 @@ it('seeds, lists, exhausts a free key, moves the clock past the window, survives
   const count = (method: string, status: number) => journal.filter((r) => r.method === method && r.path === '/v1/pets' && r.status === status).length;
   expect([count('GET', 200), count('GET', 429), count('POST', 0), count('POST', 201)]).toEqual([61, 1, 1, 1]);
   expect(await (await admin.get('faults')).json()).toEqual([]);
-}, 2_000);
+  // 66 requests in sequence: a safety net for a busy CI machine, not a speed claim.
+}, 30_000);

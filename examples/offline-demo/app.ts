@@ -94,9 +94,28 @@ async function add(event: SubmitEvent): Promise<void> {
   if (response.ok) await list();
 }
 
-function showNetwork(): void {
-  $('#network').textContent = navigator.onLine ? 'Online' : 'Offline: the worker still answers /v1';
-  $('#network').className = navigator.onLine ? 'badge' : 'badge offline';
+function showNetwork(online: boolean): void {
+  $('#network').textContent = online ? 'Online' : 'Offline: the worker still answers /v1';
+  $('#network').className = online ? 'badge' : 'badge offline';
+}
+
+let networkChecks = 0;
+
+/**
+ * navigator.onLine false means offline, but true only means "maybe": it stays true when the page's
+ * server is down (the worker's cache answered the page), and it has been seen true after an offline
+ * reload. So the page asks its server too: sw.js keeps only GETs, so a HEAD goes to the network, and
+ * any answer at all means the server is there.
+ */
+async function checkNetwork(): Promise<void> {
+  const check = ++networkChecks;
+  if (!navigator.onLine) return showNetwork(false);
+  const reached = await fetch(location.href, { method: 'HEAD', cache: 'no-store' }).then(
+    () => true,
+    () => false,
+  );
+  // A check that an online or offline event overtook says nothing any more.
+  if (check === networkChecks) showNetwork(reached && navigator.onLine);
 }
 
 async function reset(worker: StartedPetStoreWorker): Promise<void> {
@@ -107,9 +126,10 @@ async function reset(worker: StartedPetStoreWorker): Promise<void> {
   $('#status').textContent = 'Reset: no pets, a full quota, no ban.';
 }
 
-showNetwork();
-addEventListener('online', showNetwork);
-addEventListener('offline', showNetwork);
+showNetwork(navigator.onLine);
+void checkNetwork();
+addEventListener('online', checkNetwork);
+addEventListener('offline', checkNetwork);
 setInterval(showQuota, 1000);
 $('#list').addEventListener('submit', (event) => (event.preventDefault(), list()));
 $('#add').addEventListener('submit', add);

@@ -4,13 +4,17 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium, serveStatic } from './browser.ts';
 
 let browser: Browser;
 let context: BrowserContext;
 let server: Server;
 let origin: string;
+
+// What the page shows after a click comes after a worker's answer and a render: on a busy machine that
+// can take longer than expect.poll's default of 1 s: wait up to 20 s (each check still passes as soon as it holds).
+vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
   ({ origin, server } = await serveStatic(resolve('dist/offline-demo')));

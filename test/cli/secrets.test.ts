@@ -15,7 +15,7 @@ describe('secrets', () => {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    const url = await vi.waitFor(() => /listening on (\S+)\n/.exec(output)![1]!, { timeout: 60_000 });
+    const url = await vi.waitFor(() => /listening on (\S+)\n/.exec(output)![1]!, { timeout: 30_000 });
     for (const key of PRESENTED) await fetch(`${url}/pets`, { headers: { authorization: `Bearer ${key}` } });
     child.kill('SIGTERM');
     await once(child, 'exit');

@@ -229,7 +229,8 @@ describe('POST /v1/pets', () => {
     expect(responses.every((r) => r.status === 201)).toBe(true);
     const ids = (await Promise.all(responses.map((r) => r.json()))).map((p) => p.id).sort((a, b) => a - b);
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
-  });
+    // A safety net for a busy machine: the default 20 s ran out in a full run.
+  }, 120_000);
 
   it('answers 500 internal_error when storage fails, leaves no pet, and keeps serving', async () => {
     const inner = memoryPetStorage();

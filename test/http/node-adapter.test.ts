@@ -20,22 +20,26 @@ describe('petstore-service/node serve()', () => {
     await expect(fetch(`${url}/pets`)).rejects.toThrow();
   });
 
-  it('lets an in-flight request finish on close, then refuses new connections', async () => {
+  it('refuses new connections on close, and lets a request in flight finish before close resolves', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const listing = new Promise<void>((resolve) => (entered = resolve));
     const inner = memoryPetStorage();
-    const storage: PetStorage = { ...inner, list: async (query) => (await gate, inner.list(query)) };
-    const server = await startServer({ storage });
+    const storage: PetStorage = { ...inner, list: async (query) => (entered(), await gate, inner.list(query)) };
+    // No cut-off while the test holds the request: close() must wait for it, however slow the machine.
+    const server = await startServer({ storage, shutdownTimeoutMs: 600_000 });
     const inFlight = server.api('/pets');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await listing;
     let closed = false;
     const closing = server.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(fetch(`${server.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } })).rejects.toThrow();
+    // The request is still held, so a close() that resolved now would have dropped it.
     expect(closed).toBe(false);
     release();
     expect((await inFlight).status).toBe(200);
     await closing;
-    await expect(fetch(`${server.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } })).rejects.toThrow();
+    expect(closed).toBe(true);
   });
 });
 

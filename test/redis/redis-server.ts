@@ -28,13 +28,16 @@ export async function startRedis(): Promise<TestRedis> {
       child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      let output = '';
-      child.stdout!.on('data', (chunk) => (output += chunk));
-      const deadline = Date.now() + 10_000;
-      while (!output.includes('Ready to accept connections')) {
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const started = child;
+      // Waits on its output and its exit, not on a clock: the hook's timeout is the safety net.
+      await new Promise<void>((resolve, reject) => {
+        let output = '';
+        started.stdout!.on('data', (chunk) => {
+          output += chunk;
+          if (output.includes('Ready to accept connections')) resolve();
+        });
+        started.once('exit', () => reject(new Error(`redis-server did not start:\n${output}`)));
+      });
     },
     async stop() {
       if (!child || child.exitCode !== null) return;

@@ -72,7 +72,7 @@ describe('two servers sharing one Redis', () => {
 });
 
 describe('a Redis outage', () => {
-  it('answers 500 internal_error quickly while Redis is down, keeps serving, and loses nothing acknowledged', async () => {
+  it('answers 500 internal_error while Redis is down without waiting for it, keeps serving, and loses nothing acknowledged', async () => {
     const prefix = freshPrefix();
     const errors: unknown[] = [];
     const client = await connect();
@@ -89,7 +89,7 @@ describe('a Redis outage', () => {
     }
 
     await redis.stop();
-    const started = Date.now();
+    // Redis starts again only once all three are answered, so an answer that waited for Redis would never come.
     const during = await Promise.all([postPet(server, { name: 'during', categoryId: 1 }), server.api('/pets'), server.api('/pets/1')]);
     for (const response of during) {
       expect(response.status).toBe(500);
@@ -99,16 +99,15 @@ describe('a Redis outage', () => {
         status: 500,
       });
     }
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(errors.length).toBeGreaterThan(0);
 
+    // The client reconnects by itself (every 100 ms); once it says it is ready, a create succeeds.
+    // Not events.once: that rejects on the 'error' each failed attempt emits meanwhile.
+    const reconnected = new Promise<void>((resolve) => client.once('ready', () => resolve()));
     await redis.start();
-    let after: Response | undefined;
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      after = await postPet(server, { name: 'after', categoryId: 2 });
-      if (after.status === 201) break;
-    }
-    expect(after?.status).toBe(201);
+    await reconnected;
+    const after = await postPet(server, { name: 'after', categoryId: 2 });
+    expect(after.status).toBe(201);
     const pets = await (await server.api('/pets?limit=100')).json();
     const names = pets.map((p: { name: string }) => p.name);
     expect(pets.map((p: { id: number }) => p.id).slice(0, 5)).toEqual(acknowledged);

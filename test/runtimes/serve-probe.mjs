@@ -11,17 +11,17 @@ const KEY = { authorization: 'Bearer probe-key' };
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The port is whatever was free: blanked so runtimes compare equal. */
 const shape = (/** @type {string} */ url) => url.replace(/:\d+(?=\/|$)/, ':PORT');
-/** Settles within 5 s or says it did not: a close that hangs must fail the test, not stall it. */
-async function within5s(/** @type {Promise<unknown>} */ promise) {
+/** Settles within 15 s or says it did not: a close that hangs must fail the test, not stall it (15 s: room for a busy machine). */
+async function settles(/** @type {Promise<unknown>} */ promise) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, 5_000, 'timed out')));
+  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, 15_000, 'timed out')));
   // Cleared, so a pending timer does not keep this process alive after the answer.
   return Promise.race([promise.then(() => 'resolved'), timeout]).finally(() => clearTimeout(timer));
 }
-/** True once nothing answers at `url` any more (the connection is refused), polling for up to 2 s. */
+/** True once nothing answers at `url` any more (the connection is refused), asking every 50 ms for up to 15 s. */
 async function refused(/** @type {string} */ url) {
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 300; i++) {
     const answered = await fetch(url).then(
       async (response) => (await response.body?.cancel(), true),
       () => false,
@@ -56,26 +56,38 @@ if (process.argv.includes('--without-env-permission')) {
   const server = await serve({ port: 0 });
   seen.url = shape(server.url);
   seen.withoutKeys = (await fetch(`${server.url}/pets`, { headers: KEY })).status;
-  seen.close = await within5s(server.close());
+  seen.close = await settles(server.close());
 } else {
-  // A store made from options: keys from PETSTORE_API_KEYS, URL with its base path.
+  // A store made from options: keys from PETSTORE_API_KEYS, URL with its base path. Its list is held
+  // until released, so the probe knows a request is in flight without timing anything.
   const inner = memoryPetStorage();
-  const storage = { ...inner, list: /** @type {typeof inner.list} */ (async (query) => (await sleep(300), inner.list(query))) };
+  /** @type {() => void} */
+  let entered = () => {};
+  const listing = new Promise((resolve) => (entered = () => resolve(undefined)));
+  /** @type {() => void} */
+  let release = () => {};
+  const gate = new Promise((resolve) => (release = () => resolve(undefined)));
+  const storage = { ...inner, list: /** @type {typeof inner.list} */ (async (query) => (entered(), await gate, inner.list(query))) };
   const server = await serve({ port: 0, basePath: '/api', storage });
   seen.url = shape(server.url);
   seen.withEnvKey = (await fetch(`${server.url}/openapi.json`, { headers: KEY })).status;
   seen.withoutKey = (await fetch(`${server.url}/pets/1`)).status;
-  // close() waits for the request in flight, resolves, and is the same promise every time.
-  const inFlight = fetch(`${server.url}/pets`, { headers: KEY }).then((r) => r.status);
-  await sleep(100);
-  const closeStart = Date.now();
+  // close() refuses new connections, waits for the request in flight, resolves, and is the same promise every time.
+  const inFlight = fetch(`${server.url}/pets`, { headers: KEY }).then(
+    (r) => r.status,
+    (error) => `failed: ${error.message}`,
+  );
+  await listing;
   const closing = server.close();
+  let closed = false;
+  closing.then(() => (closed = true));
   seen.closeIsIdempotent = server.close() === closing && server[Symbol.asyncDispose]() === closing;
-  seen.close = await within5s(closing);
-  // The list takes 300 ms and began 100 ms before close(): resolving sooner would mean it did not wait.
-  seen.closeWaitedForInFlight = Date.now() - closeStart >= 150;
-  seen.inFlightStatus = await inFlight;
   seen.refusedAfterClose = await refused(`${server.url}/openapi.json`);
+  // The request is still held: a close() that had resolved by now would not have waited for it.
+  seen.closeWaitedForInFlight = !closed;
+  release();
+  seen.inFlightStatus = await inFlight;
+  seen.close = await settles(closing);
 
   // An existing handler, its own base path, stopped by its signal.
   const controller = new AbortController();
@@ -85,7 +97,7 @@ if (process.argv.includes('--without-env-permission')) {
   seen.handlerStatus = (await fetch(`${served.url}/pets`, { headers: { authorization: 'Bearer handler-key' } })).status;
   controller.abort();
   seen.refusedAfterAbort = await refused(`${served.url}/openapi.json`);
-  seen.closeAfterAbort = await within5s(served.close());
+  seen.closeAfterAbort = await settles(served.close());
 
   seen.unknownOption = await refusal({ port: 0, prot: 8080 });
   seen.storeOptionWithHandler = await refusal(handler, { port: 0, apiKeys: { k: 'free' } });
