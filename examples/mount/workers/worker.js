@@ -13,8 +13,7 @@ export default {
   fetch(request, env) {
     const { pathname } = new URL(request.url);
     if (pathname === '/health') return Response.json({ ok: true });
-    if (pathname.startsWith('/api/')) return petstore.fetch(request, env);
-    return new Response(null, { status: 404 });
+    return pathname.startsWith('/api/') ? petstore.fetch(request, env) : new Response(null, { status: 404 });
   },
 };
 // #endregion recipe
