@@ -1,0 +1,20 @@
+/**
+ * Vitest for Stryker (stryker.config.mjs): the in-process tests only, the ones that can kill a
+ * mutant of src/ at an affordable cost. Stryker runs each test that covers a mutant once per mutant.
+ */
+import { configDefaults, defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // The unit project of vitest.config.ts: tests beside the code, and test/unit/.
+    include: ['{src,compose,controls,hosts,runtimes,stores,testing,cli}/**/*.test.ts', 'test/unit/**/*.test.ts'],
+    // These two spawn processes (Redocly and Spectral; `node --check` on the bench scripts) for
+    // 70 s of the unit project's 97 s, and read no mutated code: the OpenAPI documents they lint are
+    // checked in process by test/unit/openapi.test.ts.
+    exclude: [...configDefaults.exclude, 'test/unit/openapi-lint.test.ts', 'test/unit/bench-scripts.test.ts'],
+    testTimeout: 20_000,
+    // Each mutant runs its covering test files again: without isolation they share the modules
+    // already loaded instead of loading the API anew per file.
+    isolate: false,
+  },
+});
