@@ -81,8 +81,14 @@ describe('resolveApiKeys', () => {
     );
   });
 
-  it('refuses a plan that is neither named nor positive whole quotas, naming the entry', () => {
-    expect(() => resolveApiKeys({ a: { perMinute: 1, perDay: 1.5 } })).toThrow(
+  it.each([
+    ['fractional quotas', { perMinute: 1, perDay: 1.5 }],
+    ['quotas written as text', { perMinute: '5', perDay: 5 }],
+    ['null', null],
+    ['a number', 5],
+    ['an unknown name', 'gold'],
+  ])('refuses a plan of %s, naming the entry', (_, plan) => {
+    expect(() => resolveApiKeys({ a: plan as never })).toThrow(
       new TypeError('apiKeys entry 1: the plan must be "free", "pro", "business" or { perMinute, perDay } with positive integers'),
     );
   });
