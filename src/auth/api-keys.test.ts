@@ -81,6 +81,12 @@ describe('resolveApiKeys', () => {
     );
   });
 
+  it('refuses a Map whose key is not text, though its digits would make a valid token', () => {
+    expect(() => resolveApiKeys(new Map([[12345, 'free']]) as never)).toThrow(
+      new TypeError('apiKeys entry 1: a key must be a bearer token (letters, digits, -._~+/)'),
+    );
+  });
+
   it.each([
     ['fractional quotas', { perMinute: 1, perDay: 1.5 }],
     ['quotas written as text', { perMinute: '5', perDay: 5 }],
