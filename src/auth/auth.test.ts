@@ -28,7 +28,9 @@ describe('createAuthenticator', () => {
   });
 
   it('tells a caller without a key how to send one, and a caller with an unknown key that it is not valid', () => {
-    expect(authenticate(new Request('http://api.test/'))).toMatchObject({ error: { code: 'unauthorized', message: 'Send an API key: Authorization: Bearer <key>.' } });
+    expect(authenticate(new Request('http://api.test/'))).toMatchObject({
+      error: { code: 'unauthorized', message: 'Send an API key: Authorization: Bearer <key>.' },
+    });
     expect(authenticate(withAuthorization('Bearer other'))).toMatchObject({ error: { code: 'unauthorized', message: 'The API key is not valid.' } });
   });
 
