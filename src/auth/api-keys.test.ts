@@ -91,6 +91,7 @@ describe('resolveApiKeys', () => {
     ['fractional quotas', { perMinute: 1, perDay: 1.5 }],
     ['quotas written as text', { perMinute: '5', perDay: 5 }],
     ['null', null],
+    ['nothing', undefined],
     ['a number', 5],
     ['an unknown name', 'gold'],
   ])('refuses a plan of %s, naming the entry', (_, plan) => {

@@ -1,0 +1,9 @@
+/** The API's served OpenAPI document word for word: a change to it is a reviewed change to test/unit/__snapshots__/openapi.json. */
+import { expect, it } from 'vitest';
+import { createPetStore } from '../../compose/index.ts';
+
+it('serves exactly the reviewed document, so a changed word of it shows in the snapshot (npx vitest run -u to accept one)', async () => {
+  const response = await createPetStore().fetch('http://localhost/v1/openapi.json');
+  expect(response.status).toBe(200);
+  await expect(`${JSON.stringify(await response.json(), null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json');
+});
