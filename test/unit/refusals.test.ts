@@ -78,6 +78,16 @@ describe('an admitted request', () => {
   });
 });
 
+describe('two keys', () => {
+  it('count each in its own quota: one spent leaves the other whole', async () => {
+    const petstore = createPetStore({ apiKeys: { 'key-a-0123456789': { perMinute: 1, perDay: 5 }, 'key-b-0123456789': { perMinute: 1, perDay: 5 } } });
+    const get = (key: string) => petstore.fetch('http://localhost/v1/pets', { headers: { authorization: `Bearer ${key}` } });
+    expect((await get('key-a-0123456789')).status).toBe(200);
+    expect((await get('key-a-0123456789')).status).toBe(429);
+    expect((await get('key-b-0123456789')).status).toBe(200);
+  });
+});
+
 describe('a refused request', () => {
   it('tells a caller who has spent the minute and the day to wait until midnight UTC, in Retry-After and in the message', async () => {
     const store = storeAt('2026-11-22T23:00:15Z', { perMinute: 2, perDay: 2 });

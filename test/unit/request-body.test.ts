@@ -1,6 +1,7 @@
 /** What a client sending a create body reads back, in process: each media type, size, encoding, shape and key the body check judges. */
 import { describe, expect, it } from 'vitest';
 import { createPetStore, type PetStoreOptions } from '../../compose/index.ts';
+import { createHandle, resolveOptions } from '../../src/index.ts';
 
 const KEY = 'body-key-0123456789';
 const petstore = (options: PetStoreOptions = {}) => createPetStore({ apiKeys: { [KEY]: 'pro' }, onError: () => {}, ...options });
@@ -71,6 +72,38 @@ describe('the size of a create', () => {
     expect(await answer(await create(stream(`${REX}  `), undefined, limit))).toEqual(TOO_LARGE);
     const created = await create(stream(REX), undefined, limit);
     expect([created.status, (await created.json()).name]).toEqual([201, 'Rex']);
+  });
+
+  it('answers a Content-Length over maxBodyBytes with 413 before reading, and takes one that is not a number as no promise', async () => {
+    expect(await answer(await create(REX, { 'content-type': 'application/json', 'content-length': String(REX.length + 1) }, limit))).toEqual(TOO_LARGE);
+    expect((await create(REX, { 'content-type': 'application/json', 'content-length': String(REX.length) }, limit)).status).toBe(201);
+    expect((await create(REX, { 'content-type': 'application/json', 'content-length': '1e1' }, limit)).status).toBe(201);
+  });
+
+  it('answers a body shorter than its Content-Length with a 500 that tells the host something read part of it', async () => {
+    const response = await create(REX, { 'content-type': 'application/json', 'content-length': String(REX.length + 10) });
+    expect(await answer(response)).toEqual({
+      status: 500,
+      code: 'internal_error',
+      message:
+        `The request body ended after ${REX.length} of the ${REX.length + 10} bytes its Content-Length promised: something in front of the Pet Store read part of it. ` +
+        'Pass what it read as the `body` option, e.g. petstore(req, res, { body: req.body }).',
+    });
+  });
+
+  it('answers a body the host read without passing it on with a 500 that says to pass it', async () => {
+    const handle = createHandle(resolveOptions({ apiKeys: { [KEY]: 'pro' }, onError: () => {} }));
+    const request = new Request('http://localhost/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    });
+    expect(await answer(await handle(request, { bodyTaken: true }))).toEqual({
+      status: 500,
+      code: 'internal_error',
+      message:
+        'The request body was already read by something in front of the Pet Store (a body parser?). ' +
+        'Pass what it read as the `body` option, e.g. petstore(req, res, { body: req.body }).',
+    });
   });
 
   it('answers a stream that fails midway with 400', async () => {
