@@ -7,3 +7,8 @@ it('serves exactly the reviewed document, so a changed word of it shows in the s
   expect(response.status).toBe(200);
   await expect(`${JSON.stringify(await response.json(), null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json');
 });
+
+it('names / as its server when the API is served at the root', async () => {
+  const document = await (await createPetStore({ basePath: '' }).fetch('http://localhost/openapi.json')).json();
+  expect(document.servers).toEqual([{ url: '/' }]);
+});

@@ -106,6 +106,20 @@ describe('the size of a create', () => {
     });
   });
 
+  it('answers a body a host parsed into a value with no JSON (a function) as an empty body', async () => {
+    const request = new Request('http://localhost/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    });
+    const message = 'The request body is empty; send a JSON object.';
+    expect(await answer(await petstore().fetch(request, { body: () => 1 }))).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      message,
+      details: [{ field: 'body', message }],
+    });
+  });
+
   it('answers a stream that fails midway with 400', async () => {
     const failing = new ReadableStream<Uint8Array>({
       start(controller) {
