@@ -160,6 +160,11 @@ describe('the content of a create', () => {
     expect([created.status, (await created.json()).name]).toEqual([201, `Rex " ${'['.repeat(40)}`]);
   });
 
+  it('counts nesting, not brackets: 40 empty arrays and 40 empty objects side by side are 3 levels deep', async () => {
+    const body = `{"name":"Rex","categoryId":1,"arrays":[${Array(40).fill('[]').join(',')}],"objects":[${Array(40).fill('{}').join(',')}]}`;
+    expect((await create(body)).status).toBe(201);
+  });
+
   it.each([
     ['__proto__', '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}'],
     ['constructor', '{"name":"Rex","categoryId":1,"extra":{"constructor":1}}'],
