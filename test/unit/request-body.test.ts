@@ -34,12 +34,17 @@ describe('the media type of a create', () => {
     expect((await create(REX, { 'content-type': type })).status).toBe(201);
   });
 
-  it.each(['text/plain', 'application/json; charset=latin1', 'application/jsonx', 'xapplication/json', 'application/+json', 'application/x+json+xml'])(
-    'answers %s with 415',
-    async (type) => {
-      expect(await answer(await create(REX, { 'content-type': type }))).toEqual(UNSUPPORTED);
-    },
-  );
+  it.each([
+    'text/plain',
+    'application/json; charset=latin1',
+    'application/jsonx',
+    'xapplication/json',
+    'application/+json',
+    'application/x+json+xml',
+    'application/json; charset=utf-88',
+  ])('answers %s with 415', async (type) => {
+    expect(await answer(await create(REX, { 'content-type': type }))).toEqual(UNSUPPORTED);
+  });
 
   it('answers a body sent without a Content-Type with 415', async () => {
     const request = new Request('http://localhost/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: new Uint8Array([123, 125]) });
