@@ -60,6 +60,13 @@ describe('the size of a create', () => {
     expect((await create(REX, undefined, limit)).status).toBe(201);
   });
 
+  it('takes a body a host read of exactly maxBodyBytes, and answers one byte more with 413', async () => {
+    const request = () =>
+      new Request('http://localhost/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
+    expect((await petstore(limit).fetch(request(), { body: REX })).status).toBe(201);
+    expect(await answer(await petstore(limit).fetch(request(), { body: `${REX} ` }))).toEqual(TOO_LARGE);
+  });
+
   it('answers a body one byte over maxBodyBytes with 413, closing the connection', async () => {
     const response = await create(`${REX} `, undefined, limit);
     expect(response.headers.get('connection')).toBe('close');
@@ -150,6 +157,10 @@ describe('the content of a create', () => {
     ['a string', '"Rex"', 'The request body must be a JSON object.'],
   ])('answers %s with 400 saying so', async (_, body, message) => {
     expect(await answer(await create(body))).toEqual(invalid(message));
+  });
+
+  it('answers a create sent with no body at all with 400', async () => {
+    expect(await answer(await create(null))).toEqual(invalid('The request body is empty; send a JSON object.'));
   });
 
   it('answers bytes that are not UTF-8 with 400', async () => {
