@@ -142,6 +142,14 @@ describe('POST /pets', () => {
     expect([byOther.status, byOther.headers.get('location')]).toEqual([201, '/v1/pets/2']);
   });
 
+  it('answers a body that is no NewPet with 400 naming the body and each field', async () => {
+    const { petstore } = await storeWith(0);
+    const response = await post(petstore, { categoryId: 'one' });
+    const body = await response.json();
+    expect([response.status, body.message]).toEqual([400, expect.stringMatching(/^Invalid body: /)]);
+    expect(body.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['categoryId', 'name']);
+  });
+
   it.each([
     ['a space', 'order 1'],
     ['256 characters', 'k'.repeat(256)],
@@ -166,6 +174,7 @@ describe('GET /pets/{petId}', () => {
       sunset.toUTCString(),
       '</v1/pets>; rel="successor-version"',
     ]);
+    expect(await found.json()).toEqual({ id: 2, name: 'pet 2', categoryId: 2, status: 'available' });
     const missing = await get('/v1/pets/9');
     expect([missing.status, await missing.json()]).toEqual([404, { code: 'not_found', message: 'Pet 9 does not exist.', status: 404 }]);
   });
