@@ -13,6 +13,10 @@ export default {
   // covering tests changed since. `--force` runs every mutant again.
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
+  // A static mutant (a module-level value: the OpenAPI document's parts, the schemas) runs every
+  // test after reloading every module: in src/operations 29% of the mutants took 68% of the time.
+  // `npm run test:mutation -- --ignoreStatic false` tests them too.
+  ignoreStatic: true,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
