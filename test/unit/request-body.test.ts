@@ -103,6 +103,16 @@ describe('the size of a create', () => {
     });
   });
 
+  it('takes a body a host parsed, whatever the Content-Length of the text it parsed, a number or not', async () => {
+    const parsed = (length: string) =>
+      new Request('http://localhost/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': length },
+      });
+    expect((await petstore().fetch(parsed('100'), { body: { name: 'Rex', categoryId: 1 } })).status).toBe(201);
+    expect((await petstore(limit).fetch(parsed('1e9'), { body: { name: 'Rex', categoryId: 1 } })).status).toBe(201);
+  });
+
   it('answers a body the host read without passing it on with a 500 that says to pass it', async () => {
     const handle = createHandle(resolveOptions({ apiKeys: { [KEY]: 'pro' }, onError: () => {} }));
     const request = new Request('http://localhost/v1/pets', {
