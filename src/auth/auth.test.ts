@@ -11,7 +11,7 @@ describe('bearerToken', () => {
   });
 
   it('finds no token in a missing header, another scheme, an empty token, or two tokens', () => {
-    for (const header of [null, '', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer a b', 'Bearerabc']) {
+    for (const header of [null, '', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Bearer a b', 'Bearerabc', 'Token bearer abc', 'XBearer abc']) {
       expect(bearerToken(header)).toBeUndefined();
     }
   });
@@ -25,6 +25,13 @@ describe('createAuthenticator', () => {
     const outcome = authenticate(withAuthorization('Bearer key-1'));
     expect(outcome).toEqual({ caller: { keyId: expect.stringMatching(/^[0-9a-f]{32}$/), subject: expect.stringMatching(/^key:[0-9a-f]{32}$/), plan: 'pro' } });
     expect(JSON.stringify(outcome)).not.toContain('key-1');
+  });
+
+  it('tells a caller without a key how to send one, and a caller with an unknown key that it is not valid', () => {
+    expect(authenticate(new Request('http://api.test/'))).toMatchObject({
+      error: { code: 'unauthorized', message: 'Send an API key: Authorization: Bearer <key>.' },
+    });
+    expect(authenticate(withAuthorization('Bearer other'))).toMatchObject({ error: { code: 'unauthorized', message: 'The API key is not valid.' } });
   });
 
   it('answers 401 with the RFC 6750 challenge, invalid_token only when a token was sent', () => {

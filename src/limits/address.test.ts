@@ -32,7 +32,7 @@ describe('anonymousSubject', () => {
     expect(anonymousSubject('fe80::1%25wlan0', 64)).toBe('address:fe80::/64');
   });
 
-  it.each([undefined, '', 'unknown', 'garbage', '1.2.3.4:80', '[::1]', '127.1', '010.0.0.1', '256.1.1.1', ' 1.2.3.4'])(
+  it.each([undefined, '', 'unknown', 'garbage', '1.2.3.4:80', '[::1]', '127.1', '010.0.0.1', '256.1.1.1', ' 1.2.3.4', '...'])(
     'puts %j in the one shared unknown bucket',
     (address) => {
       expect(anonymousSubject(address, 56)).toBe('address:unknown');

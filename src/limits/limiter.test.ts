@@ -62,4 +62,20 @@ describe('quotaHeaders', () => {
     expect(headers['X-RateLimit-Limit']).toBe('60');
     expect(headers.RateLimit).toBe('"minute";r=0;t=45, "day";r=0;t=45');
   });
+
+  it('orders any number of windows fewest remaining first, and reports a lone window alone', () => {
+    const hour = { name: 'hour', limit: 500, reset: Date.parse('2026-11-22T11:00:00Z') };
+    const three = quotaHeaders(
+      [
+        { ...minute, remaining: 30 },
+        { ...hour, remaining: 5 },
+        { ...day, remaining: 12 },
+      ],
+      NOW,
+      policy,
+    );
+    expect([three['X-RateLimit-Limit'], three.RateLimit]).toEqual(['500', '"hour";r=5;t=3585, "day";r=12;t=50385, "minute";r=30;t=45']);
+    const one = quotaHeaders([{ ...day, remaining: 7 }], NOW, policy);
+    expect([one['X-RateLimit-Remaining'], one.RateLimit]).toEqual(['7', '"day";r=7;t=50385']);
+  });
 });

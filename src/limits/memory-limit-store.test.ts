@@ -35,6 +35,24 @@ describe('memoryLimitStore', () => {
     expect((await store.take('key:k', quotaWindows(T0 + 120_000, free), T0 + 120_000)).admitted).toBe(true);
   });
 
+  it('reports no ban once it has ended, even one that no sweep has reached yet', async () => {
+    const store = memoryLimitStore();
+    // Each call sweeps the next two bans, going round: after these four calls the next sweep looks at a and b, not k.
+    await store.ban('key:a', T0 + 900_000, T0);
+    await store.ban('key:b', T0 + 900_000, T0);
+    await store.ban('key:k', T0 + 60_000, T0);
+    await store.take('key:other', quotaWindows(T0, free), T0);
+    const end = T0 + 60_000;
+    expect(await store.take('key:k', quotaWindows(end, free), end)).toEqual({ admitted: true, used: [1, 1] });
+  });
+
+  it('forgets a ban at the moment it ends', async () => {
+    const store = memoryLimitStore();
+    await store.ban('key:k', T0 + 60_000, T0);
+    await store.take('key:other', quotaWindows(T0 + 60_000, free), T0 + 60_000);
+    expect(store.banCount).toBe(0);
+  });
+
   it('keeps every key’s counts however many keys there are: maxAddresses bounds only addresses', async () => {
     const store = memoryLimitStore({ maxAddresses: 100 });
     const windows = quotaWindows(T0, free);
@@ -99,7 +117,15 @@ describe('memoryLimitStore', () => {
     expect(await store.take('key:k', quotaWindows(T0 + 60_000, free), T0 + 60_000)).toMatchObject({ bannedUntil: T0 + 900_000 });
   });
 
-  it.each([0, -1, 1.5, Number.NaN])('rejects maxAddresses %s with a TypeError', (maxAddresses) => {
-    expect(() => memoryLimitStore({ maxAddresses })).toThrow(TypeError);
+  it.each([0, -1, 1.5, Number.NaN])('rejects maxAddresses %s with a TypeError saying what it must be', (maxAddresses) => {
+    expect(() => memoryLimitStore({ maxAddresses })).toThrow(new TypeError('maxAddresses must be a positive integer'));
+  });
+
+  it('holds one address when maxAddresses is 1', async () => {
+    const store = memoryLimitStore({ maxAddresses: 1 });
+    const windows = quotaWindows(T0, free);
+    await store.take('address:a', windows, T0);
+    await store.take('address:b', windows, T0);
+    expect(store.addressCount).toBe(1);
   });
 });
