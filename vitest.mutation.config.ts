@@ -1,17 +1,15 @@
 /**
- * Vitest for Stryker (stryker.config.mjs): the in-process tests only, the ones that can kill a
- * mutant of src/ at an affordable cost. Stryker runs each test that covers a mutant once per mutant.
+ * Vitest for Stryker (stryker.config.mjs): the unit project (test/helpers/projects.ts), in process,
+ * the tests that can kill a mutant of src/ at an affordable cost. Stryker runs each test that
+ * covers a mutant once per mutant.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
+import { PROJECT_FOLDERS } from './test/helpers/projects.ts';
 
 export default defineConfig({
   test: {
-    // The unit project of vitest.config.ts: tests beside the code, and test/unit/.
-    include: ['{src,compose,controls,hosts,runtimes,stores,testing,cli}/**/*.test.ts', 'test/unit/**/*.test.ts'],
-    // These two spawn processes (Redocly and Spectral; `node --check` on the bench scripts) for
-    // 70 s of the unit project's 97 s; the OpenAPI document they lint is checked in process, word
-    // for word, by test/unit/openapi-snapshot.test.ts.
-    exclude: [...configDefaults.exclude, 'test/unit/openapi-lint.test.ts', 'test/unit/bench-scripts.test.ts'],
+    include: PROJECT_FOLDERS.unit.map((folder) => `${folder}/**/*.test.ts`),
+    exclude: [...configDefaults.exclude],
     testTimeout: 20_000,
     // Each mutant runs its covering test files again: without isolation they share the modules
     // already loaded instead of loading the API anew per file. The price: what a module builds
