@@ -199,13 +199,14 @@ export function httpSection(http, { passes, seconds }) {
 
 Every server runs in its own process on loopback, over the same memory stores seeded with 100 pets
 (\`memoryPetStorage\`, \`memoryLimitStore\`; the lean Fastify peer keeps its own arrays and Maps).
-**\`serve()\`** is \`serve({ …stores, apiKeys, clientAddress: X-Real-IP, onError })\` of
-petstore-service/node; **the command** is \`node dist/cli/index.js --port 0 --key … --trust-proxy 1\`
-as \`npm start\` runs it, its pets created over HTTP (with a second key, so the bench key's quota
-matches), once with its access log (the default, stdout to a file: ${f(http.log.lines)} lines,
+**The command** is \`node dist/cli/index.js --port 0 --key … --trust-proxy 1\` as \`npm start\`
+runs it, its pets created over HTTP (with a second key, so the bench key's quota matches), once
+with its access log (the default, stdout to a file: ${f(http.log.lines)} lines,
 ${f(http.log.bytes / 2 ** 20, 1)} MiB, for ${f(http.log.answered)} answers measured) and once with \`--quiet\`.
-\`--trust-proxy 1\` lets the 401 and 429 scenarios come from many addresses (\`X-Forwarded-For\`)
-as they do for the others (\`X-Real-IP\`). **Lean Fastify** (bench/peers/fastify-lean.mjs) is one
+**\`serve()\`** is \`serve({ …stores, apiKeys, trustProxy: 1, onError })\` of petstore-service/node,
+set up as the command is: the same two keys, its pets created over HTTP, so the command's rows
+differ from it only in what the command adds. \`trustProxy\` lets the 401 and 429 scenarios come
+from many addresses (\`X-Forwarded-For\`) to ours as they do to the peers (\`X-Real-IP\`). **Lean Fastify** (bench/peers/fastify-lean.mjs) is one
 synchronous route per operation, as an expert writes it for speed: the key digest, both windows,
 the ban and every header inline, hand-written checks and no schema compilation. **Full Fastify**
 uses JSON-schema routes and an async \`onRequest\` hook; **Hono** a middleware, \`hono/validator\`
