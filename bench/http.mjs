@@ -35,8 +35,12 @@ const BASELINES = {
 };
 /** A latency tail this many times the median or less is the goal for every row of ours. */
 export const TAIL_GOAL = 3;
-/** #28's goals, as ratios of req/s in the same pass. */
-export const GOALS = { loggedGet: 1.3, loggedPost: 1.1, quietGet: 1.4, rejections: 1.5, logCost: 0.9, commandVsServe: 0.9 };
+/**
+ * #28's goals, as ratios of req/s in the same pass; #35 set the last two: rejections at 1.3× the
+ * GET (1.5× was the floor's own ratio, writing a fixed answer with no work), and the command's GET,
+ * with its log and `--quiet`, within 5 % of `serve()`'s (#26 asked 10 %, with the log).
+ */
+export const GOALS = { loggedGet: 1.3, loggedPost: 1.1, quietGet: 1.4, logCost: 0.9, rejections: 1.3, commandVsServe: 0.95 };
 const REJECTIONS = ['wrongKey', 'banned', 'badQuery'];
 
 /**
@@ -157,8 +161,8 @@ function each(name, goalRatio, ratios, atMost = false, atEqualCpu = undefined) {
 }
 
 /**
- * Every HTTP target of #28 (and the earlier ones: the baselines, full Fastify, Hono, #26's command
- * within 10 % of serve()), as bench/index.mjs lists them: `[name, goal, measured, met]`.
+ * Every HTTP target of #28 and #35 (and the earlier ones: the baselines, full Fastify, Hono), as
+ * bench/index.mjs lists them: `[name, goal, measured, met]`.
  */
 export function httpTargets(http) {
   const { peers, baselines } = http;
@@ -180,7 +184,8 @@ export function httpTargets(http) {
       each(`Rejections ÷ GET req/s, ${PEERS[kind]} (401 · 429 · 400)`, GOALS.rejections, rejections(kind), false, rejections(kind, cpuRatioPerPass)),
     ),
     goal('Access log cost: GET req/s with the log (to a file) ÷ `--quiet`', GOALS.logCost, get.logged, get.quiet),
-    goal('GET req/s, the command with its access log ÷ `serve()` (#26)', GOALS.commandVsServe, get.logged, get.petstore),
+    goal('GET req/s, the command with its access log ÷ `serve()` (#35)', GOALS.commandVsServe, get.logged, get.petstore),
+    goal('GET req/s, the command `--quiet` ÷ `serve()` (#35)', GOALS.commandVsServe, get.quiet, get.petstore),
     ...OURS.map((kind) => each(`HTTP p99 ÷ p50, ${PEERS[kind]} (${all})`, TAIL_GOAL, tails(kind), true)),
     ...['fastify-lean', 'fastify', 'hono'].map((kind) =>
       each(`Same work, req/s \`serve()\` ÷ ${PEERS[kind]} (${all})`, 1, versus(kind), false, versus(kind, cpuRatioPerPass)),
