@@ -38,9 +38,9 @@ loop calling the node listener with fake req/res.
   windows' quota headers, the header merge and the write. The page itself (the list, each pet's
   cached JSON, the Link) is ~1–2 µs of a GET's ~6 in process: the rest is the same work, so a
   refusal cannot fall much below a GET on our side; node:http's share (the floor) is the same for both.
-  In one alternating run after these changes (GET and each refusal in turn on the same server), the
-  GET's CPU ÷ the refusal's was, for the command \`--quiet\`: 400 1.32×, 401 1.11×, 429 1.18×; with
-  its log 1.14×, 1.07×, 1.28×: 1.3× holds for the 400 only.
+  In two alternating runs after these changes (GET and each refusal in turn on the same server), the
+  GET's CPU ÷ the refusal's was, for the command \`--quiet\`: 400 1.11–1.32×, 401 1.11–1.15×, 429
+  1.18–1.27×; with its log 1.14–1.15×, 1.03–1.07×, 1.10–1.28×: 1.3× is not reached on this machine.
 
 **Issue 28 (speed where users feel it).** Profiled with \`perf record -g\` on the command under
 autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\` on the in-process loop.
