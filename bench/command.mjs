@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { KEY, median, startServer, summarize, takeTurns } from './load.mjs';
+import { KEY, median, SEED_KEY, SEEDED, seed, startServer, summarize, takeTurns } from './load.mjs';
+
+export { seed } from './load.mjs';
 import { sample, SCENARIOS } from './peers/same-work.mjs';
 
 /** The goal: the command's GET req/s at least this share of `serve(createPetStore())`'s, i.e. within 10 %. */
@@ -20,15 +22,8 @@ const SERVERS = {
   logged: '`node dist/cli/index.js`, access log on (to a file)',
   quiet: '`node dist/cli/index.js --quiet`',
 };
-/** Pets in every store, as bench/http-server.mjs seeds them: the GET page is the same 20 pets, with `Link: rel="next"`. */
-const SEEDED = 100;
 /** The bench's key, as the command takes it: the enterprise plan with the quota bench/http-server.mjs gives it. */
 const KEY_FLAG = `${KEY}:enterprise:1000000000:1000000000`;
-/**
- * A second key, which only seeds the pets: the bench key's quota then stands where it stands on the
- * servers seeded in process, so the quota headers compare exactly.
- */
-const SEED_KEY = 'bench-seeding-key';
 
 /**
  * Starts `node dist/cli/index.js --port 0 --key <key> --key <seeding key> [args]` (what `npm start`
@@ -46,18 +41,6 @@ export async function startCommand(args, file) {
     await sleep(20);
   }
   return { url: listening[1], pid: child.pid, stop: () => child.kill() };
-}
-
-/** Creates the seeded pets over the API with the seeding key, one at a time, in the order bench/http-server.mjs stores them (ids 1 to 100). */
-export async function seed(url) {
-  for (let i = 1; i <= SEEDED; i++) {
-    const response = await fetch(`${url}/v1/pets`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${SEED_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `pet ${i}`, categoryId: i % 5, status: 'available' }),
-    });
-    if (response.status !== 201) throw new Error(`seeding ${url}: pet ${i} answered ${response.status} ${await response.text()}`);
-  }
 }
 
 /** Access-log lines in `file`: every line after the command's start lines that looks like `GET /v1/pets 200 0.1ms 127.0.0.1`. */
@@ -98,6 +81,7 @@ async function commandBenchmark({ passes, seconds }) {
     servers.store = await startServer('store');
     servers.logged = await startCommand([], files.logged);
     servers.quiet = await startCommand(['--quiet'], files.quiet);
+    // The library's server is seeded over HTTP too, by startServer (bench/http-server.mjs `store`).
     for (const kind of ['logged', 'quiet']) await seed(servers[kind].url);
     const answers = {};
     for (const kind of Object.keys(SERVERS)) answers[kind] = await sample(servers[kind].url, KEY, SCENARIOS.list);

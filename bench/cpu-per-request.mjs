@@ -19,17 +19,17 @@ for (const kind of kinds.length ? kinds : ['petstore', 'fastify']) servers[kind]
 const names = Object.keys(servers);
 // The peers are checked against ours (which also bans the 429 scenario's address); the baselines do less, unchecked.
 const peers = names.filter((k) => ['petstore', 'fastify', 'hono'].includes(k));
-if (peers.includes('petstore') && !process.argv.includes('--unchecked')) await assertSameWork(Object.fromEntries(peers.map((k) => [k, servers[k].url])), KEY);
+if (peers.includes('petstore') && !process.argv.includes('--unchecked')) await assertSameWork(Object.fromEntries(peers.map((k) => [k, servers[k]])), KEY);
 
 for (const spec of Object.values(SCENARIOS)) {
   if (only && !only.includes(spec.short)) continue;
   const perAnswer = Object.fromEntries(names.map((kind) => [kind, []]));
-  for (const kind of names) await autocannon({ connections: 10, duration: 1, ...spec.load(servers[kind].url, KEY) });
+  for (const kind of names) await autocannon({ connections: 10, duration: 1, ...spec.load(servers[kind].url, KEY, servers[kind].addressHeader) });
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < names.length; i++) {
       const kind = names[(i + round) % names.length];
       const before = cpu(servers[kind].pid);
-      const result = await autocannon({ connections: 10, duration: seconds, ...spec.load(servers[kind].url, KEY) });
+      const result = await autocannon({ connections: 10, duration: seconds, ...spec.load(servers[kind].url, KEY, servers[kind].addressHeader) });
       perAnswer[kind].push((cpu(servers[kind].pid) - before) / result.requests.total);
     }
   }

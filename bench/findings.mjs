@@ -4,6 +4,44 @@
 const issue28 = ({ ceiling, cpu, tails }) => `
 ## Findings (profile of the hot path, and why targets are missed)
 
+**Issue 35 (the command costs no more than \`serve()\`, a refusal less than an answer).** Measured
+with \`node bench/cpu-per-request.mjs\` and scripts like it (server CPU µs per answer, servers or builds
+alternating in rounds, medians of the per-round ratios), and \`node --cpu-prof\` on the command and on a
+loop calling the node listener with fake req/res.
+
+- **Changed: \`serve()\` is set up as the command is.** Its row had pets stored in process and a
+  \`clientAddress\` option reading X-Real-IP; the command's pets are created over HTTP by a seeding key
+  and it reads X-Forwarded-For behind \`--trust-proxy 1\`. The option made every keyless request build
+  a Request for the callback (serve()'s 401 cost ~11 % more than the command's \`--quiet\` in one run),
+  and the two setups alone put the GETs 5–7 % apart in alternating rounds before any change to the
+  command. Now serve() gets the command's two keys and empty stores, is seeded over HTTP
+  (bench/load.mjs), and trusts one proxy: the rows differ only in what the command adds.
+- **Fixed: refusals rebuilt what never changes.** The two 401s had their body made and serialized on
+  every refusal; a banned caller's 429 built its quota headers, its error and its body per request;
+  a refused query ran valibot's failing path, mapped its issues and serialized a fresh 400, thrown
+  before the operation's first await (a rejection Node tracks as unhandled until the caller listens).
+  Now a fixed error's reply is serialized once (\`fixedError\`, src/response/reply.ts), the limiter
+  keeps its last ban answer while its seconds and counts are unchanged, GET /pets keeps the 400s of up
+  to 64 refused parameter sets and returns, not throws, them, and X-Forwarded-For is walked in place.
+  In process (trustProxy 1): 401 7.6 to 7.0 µs, 429 6.1 to 3.7, 400 13.5 to 4.6; a GET is ~6.
+  Over HTTP, the command \`--quiet\` built from before and after, 5 alternating rounds: 401 0.84×,
+  429 0.89×, 400 0.70× the CPU per answer, GET 1.01×.
+- **The command's GET against \`serve()\`'s: nothing of ours differs.** Profiled apart (\`--cpu-prof\`
+  on each under the same GET load, self time per function scaled to µs per answer), no function of
+  ours differs by more than 0.25 µs between \`serve()\` and the command \`--quiet\`: the differences are
+  in \`writev\` and node's write path, the kernel's loopback send, which moves with the machine. In
+  alternating rounds at load 3–16 the quiet command's GET took 0.91–1.13× serve()'s CPU. Formatting
+  an access-log line costs ~0.2 µs; the rest of the log's cost is its write (\`node bench/log-lines.mjs\`).
+- **What a refusal still costs.** A 401 does all a GET does but the page: node:http's parse and
+  write (the floor row), the target, the route, the key lookup, the anonymous caller's address and
+  subject, a take on the address counters (an lru-cache of up to 100,000; a key's is a Map), both
+  windows' quota headers, the header merge and the write. The page itself (the list, each pet's
+  cached JSON, the Link) is ~1–2 µs of a GET's ~6 in process: the rest is the same work, so a
+  refusal cannot fall much below a GET on our side; node:http's share (the floor) is the same for both.
+  In two alternating runs after these changes (GET and each refusal in turn on the same server), the
+  GET's CPU ÷ the refusal's was, for the command \`--quiet\`: 400 1.11–1.32×, 401 1.11–1.15×, 429
+  1.18–1.27×; with its log 1.14–1.15×, 1.03–1.07×, 1.10–1.28×: 1.3× is not reached on this machine.
+
 **Issue 28 (speed where users feel it).** Profiled with \`perf record -g\` on the command under
 autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\` on the in-process loop.
 
@@ -12,9 +50,8 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   nothing else ran at ${ceiling} lean Fastify's GET rate in this run. CPU per GET answer: floor
   ${cpu.floor} µs, lean Fastify ${cpu.lean} µs, \`serve()\` ${cpu.ours} µs. So node:http leaves room: 1.4× lean
   Fastify allows ${cpu.quietBudget} µs a GET, ${cpu.workBudget} µs of work above the floor, where \`serve()\` spends
-  ${cpu.oursWork} µs. The command spends more: its \`--quiet\` GET ${cpu.commandExtra} µs more than \`serve()\`'s (it runs
-  with \`--trust-proxy 1\` and the command's configuration; not profiled apart here), and its log
-  ${cpu.logExtra} µs more again. In \`perf\` on the command's GET, ~53 % of samples are node's own code
+  ${cpu.oursWork} µs. The command's \`--quiet\` GET spent ${cpu.commandExtra} µs more than \`serve()\`'s in this run (the
+  two set up alike since #35), and its log ${cpu.logExtra} µs more again. In \`perf\` on the command's GET, ~53 % of samples are node's own code
   (llhttp, IncomingMessage and ServerResponse as streams, header checks, the socket write), ~18 %
   the kernel's TCP, our request path (\`answer\`: auth, both windows, route, page) ~11 points and
   the direct write's own work ~5, no single function of ours above ~3 %: the gap is ours, spread
@@ -22,10 +59,9 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   \`net\` answered a fixed GET for 25.4 µs of CPU against node:http's 41.1 µs, with the same
   machine busy), but it would have to re-earn every edge node:http gives us (timeouts,
   408/413/431, pipelining, Expect, upgrades): not done here.
-- **Rejections at 1.5× a GET: out of reach on node:http.** 1.5× the GET rate means a rejection
-  of ${cpu.rejectionBudget} µs, about the floor's ${cpu.floor} µs for writing a fixed answer and nothing else; a 401, 429
-  or 400 goes through all of node:http as a GET does, and ours costs about what a GET costs (in
-  process, per call on a loaded run: GET 52.8 µs, 400 56.2, 401 50.6).
+- **Rejections at 1.5× a GET: out of reach on node:http** (#35 set 1.3×). 1.3× the command's
+  \`--quiet\` GET rate means a rejection of ${cpu.rejectionBudget} µs at most; the floor writes a fixed answer for
+  ${cpu.floor} µs, and a 401, 429 or 400 goes through all of node:http as a GET does.
 - **Fixed: the access log wrote once per event-loop turn.** At 10 connections a turn carried one
   to three lines, and each write through stdout cost more than the line: 4.3–5.4 µs of CPU a line
   against 2.9 µs now (\`node bench/log-lines.mjs\`). Lines now leave at most 50 ms after the first,

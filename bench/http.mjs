@@ -35,8 +35,12 @@ const BASELINES = {
 };
 /** A latency tail this many times the median or less is the goal for every row of ours. */
 export const TAIL_GOAL = 3;
-/** #28's goals, as ratios of req/s in the same pass. */
-export const GOALS = { loggedGet: 1.3, loggedPost: 1.1, quietGet: 1.4, rejections: 1.5, logCost: 0.9, commandVsServe: 0.9 };
+/**
+ * #28's goals, as ratios of req/s in the same pass; #35 set the last two: rejections at 1.3× the
+ * GET (1.5× was the floor's own ratio, writing a fixed answer with no work), and the command's GET,
+ * with its log and `--quiet`, within 5 % of `serve()`'s (#26 asked 10 %, with the log).
+ */
+export const GOALS = { loggedGet: 1.3, loggedPost: 1.1, quietGet: 1.4, logCost: 0.9, rejections: 1.3, commandVsServe: 0.95 };
 const REJECTIONS = ['wrongKey', 'banned', 'badQuery'];
 
 /**
@@ -157,8 +161,8 @@ function each(name, goalRatio, ratios, atMost = false, atEqualCpu = undefined) {
 }
 
 /**
- * Every HTTP target of #28 (and the earlier ones: the baselines, full Fastify, Hono, #26's command
- * within 10 % of serve()), as bench/index.mjs lists them: `[name, goal, measured, met]`.
+ * Every HTTP target of #28 and #35 (and the earlier ones: the baselines, full Fastify, Hono), as
+ * bench/index.mjs lists them: `[name, goal, measured, met]`.
  */
 export function httpTargets(http) {
   const { peers, baselines } = http;
@@ -180,7 +184,8 @@ export function httpTargets(http) {
       each(`Rejections ÷ GET req/s, ${PEERS[kind]} (401 · 429 · 400)`, GOALS.rejections, rejections(kind), false, rejections(kind, cpuRatioPerPass)),
     ),
     goal('Access log cost: GET req/s with the log (to a file) ÷ `--quiet`', GOALS.logCost, get.logged, get.quiet),
-    goal('GET req/s, the command with its access log ÷ `serve()` (#26)', GOALS.commandVsServe, get.logged, get.petstore),
+    goal('GET req/s, the command with its access log ÷ `serve()` (#35)', GOALS.commandVsServe, get.logged, get.petstore),
+    goal('GET req/s, the command `--quiet` ÷ `serve()` (#35)', GOALS.commandVsServe, get.quiet, get.petstore),
     ...OURS.map((kind) => each(`HTTP p99 ÷ p50, ${PEERS[kind]} (${all})`, TAIL_GOAL, tails(kind), true)),
     ...['fastify-lean', 'fastify', 'hono'].map((kind) =>
       each(`Same work, req/s \`serve()\` ÷ ${PEERS[kind]} (${all})`, 1, versus(kind), false, versus(kind, cpuRatioPerPass)),
@@ -199,13 +204,14 @@ export function httpSection(http, { passes, seconds }) {
 
 Every server runs in its own process on loopback, over the same memory stores seeded with 100 pets
 (\`memoryPetStorage\`, \`memoryLimitStore\`; the lean Fastify peer keeps its own arrays and Maps).
-**\`serve()\`** is \`serve({ …stores, apiKeys, clientAddress: X-Real-IP, onError })\` of
-petstore-service/node; **the command** is \`node dist/cli/index.js --port 0 --key … --trust-proxy 1\`
-as \`npm start\` runs it, its pets created over HTTP (with a second key, so the bench key's quota
-matches), once with its access log (the default, stdout to a file: ${f(http.log.lines)} lines,
+**The command** is \`node dist/cli/index.js --port 0 --key … --trust-proxy 1\` as \`npm start\`
+runs it, its pets created over HTTP (with a second key, so the bench key's quota matches), once
+with its access log (the default, stdout to a file: ${f(http.log.lines)} lines,
 ${f(http.log.bytes / 2 ** 20, 1)} MiB, for ${f(http.log.answered)} answers measured) and once with \`--quiet\`.
-\`--trust-proxy 1\` lets the 401 and 429 scenarios come from many addresses (\`X-Forwarded-For\`)
-as they do for the others (\`X-Real-IP\`). **Lean Fastify** (bench/peers/fastify-lean.mjs) is one
+**\`serve()\`** is \`serve({ …stores, apiKeys, trustProxy: 1, onError })\` of petstore-service/node,
+set up as the command is: the same two keys, its pets created over HTTP, so the command's rows
+differ from it only in what the command adds. \`trustProxy\` lets the 401 and 429 scenarios come
+from many addresses (\`X-Forwarded-For\`) to ours as they do to the peers (\`X-Real-IP\`). **Lean Fastify** (bench/peers/fastify-lean.mjs) is one
 synchronous route per operation, as an expert writes it for speed: the key digest, both windows,
 the ban and every header inline, hand-written checks and no schema compilation. **Full Fastify**
 uses JSON-schema routes and an async \`onRequest\` hook; **Hono** a middleware, \`hono/validator\`

@@ -5,7 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import { serviceWorkerBundle } from './bundle.mjs';
 import { findings as findingsSection } from './findings.mjs';
 import { floodSection, floodTargets } from './flood-rss.mjs';
-import { httpBenchmarks, httpSection, httpTargets, median } from './http.mjs';
+import { GOALS, httpBenchmarks, httpSection, httpTargets, median } from './http.mjs';
 import { IN_PROCESS_CASES, inProcessCalls, inProcessPeers, scale } from './in-process.mjs';
 import { runtimeBenchmarks, runtimeSection, runtimeTargets } from './runtimes.mjs';
 import { dataMixedBenchmark, dataMixedSection, dataMixedTargets } from './data-mixed.mjs';
@@ -268,7 +268,7 @@ const findings = findingsSection({
     oursWork: f(http.peers.list.petstore.cpu - floor.cpu, 1),
     quietBudget: f(lean.cpu / 1.4, 1),
     workBudget: f(lean.cpu / 1.4 - floor.cpu, 1),
-    rejectionBudget: f(http.peers.list.quiet.cpu / 1.5, 1),
+    rejectionBudget: f(http.peers.list.quiet.cpu / GOALS.rejections, 1),
     commandExtra: f(http.peers.list.quiet.cpu - http.peers.list.petstore.cpu, 1),
     logExtra: f(http.peers.list.logged.cpu - http.peers.list.quiet.cpu, 1),
   },

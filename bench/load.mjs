@@ -4,23 +4,45 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { SEED_KEY, SEEDED } from './peers/same-work.mjs';
+
+export { SEED_KEY, SEEDED } from './peers/same-work.mjs';
 
 /** The enterprise key every server is given. */
 export const KEY = 'bench-enterprise-key';
 
 /**
  * Starts `<command> [args]` and resolves, once it prints `ready <port>`, to its base URL, process
- * id and a stop function. By default `node bench/http-server.mjs <kind> <key>`.
+ * id and a stop function. By default `node bench/http-server.mjs <kind> <key>`. A server that
+ * prints `ready <port> unseeded [header]` is seeded over HTTP here, as the command is, and told
+ * callers' addresses by that header (`addressHeader`), if it names one.
  */
 export async function startServer(kind, flags = [], command = [process.execPath, ...flags, 'bench/http-server.mjs', kind, KEY]) {
   const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
-  while (!/ready (\d+)/.test(output)) {
+  while (!/ready (\d+)(.*)\n/.test(output)) {
     if (child.exitCode !== null) throw new Error(`${kind} server exited: ${output}`);
     await Promise.race([once(child.stdout, 'data'), once(child, 'exit')]);
   }
-  return { url: `http://127.0.0.1:${/ready (\d+)/.exec(output)[1]}`, pid: child.pid, stop: () => child.kill() };
+  const [, port, rest] = /ready (\d+)(.*)\n/.exec(output);
+  const server = { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill() };
+  const unseeded = /^ unseeded(?: (\S+))?$/.exec(rest);
+  if (!unseeded) return server;
+  await seed(server.url);
+  return unseeded[1] ? { ...server, addressHeader: unseeded[1] } : server;
+}
+
+/** Creates the seeded pets over the API with the seeding key, one at a time, in the order bench/http-server.mjs stores them (ids 1 to 100). */
+export async function seed(url) {
+  for (let i = 1; i <= SEEDED; i++) {
+    const response = await fetch(`${url}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SEED_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `pet ${i}`, categoryId: i % 5, status: 'available' }),
+    });
+    if (response.status !== 201) throw new Error(`seeding ${url}: pet ${i} answered ${response.status} ${await response.text()}`);
+  }
 }
 
 /** User plus system CPU of a process so far, in µs (from /proc, in clock ticks of 10 ms). */

@@ -5,6 +5,7 @@ import type { Subject } from '../limits/limit-store.ts';
 import type { Plan } from '../limits/plans.ts';
 import type { ApiRequest } from '../operations/request.ts';
 import { ApiError } from '../response/api-error.ts';
+import { fixedError } from '../response/reply.ts';
 
 /** A caller whose key is configured, as authentication finds it. */
 export interface Caller {
@@ -23,7 +24,7 @@ const CHALLENGE = 'Bearer realm="petstore"';
 // Longer than any sane key; refusing early keeps an attacker from making us hash megabytes into a lookup.
 const MAX_TOKEN_LENGTH = 4096;
 
-/** The two refusals, made once: they never vary, so a flood of bad keys allocates no error (bench: the 401 row). */
+/** The two refusals, made and serialized once: they never vary, so a flood of bad keys allocates no error and no body (bench: the 401 row). */
 const MISSING_KEY: Authentication = { error: unauthorized('Send an API key: Authorization: Bearer <key>.', CHALLENGE) };
 const INVALID_KEY: Authentication = { error: unauthorized('The API key is not valid.', `${CHALLENGE}, error="invalid_token"`) };
 
@@ -77,8 +78,9 @@ export function bearerToken(header: string | null): string | undefined {
   return match?.[1];
 }
 
+/** A 401, its reply serialized once: the same two are answered to every caller without a valid key. */
 function unauthorized(message: string, challenge: string): ApiError {
-  return new ApiError({ status: 401, code: 'unauthorized', message, headers: { 'WWW-Authenticate': challenge } });
+  return fixedError(new ApiError({ status: 401, code: 'unauthorized', message, headers: { 'WWW-Authenticate': challenge } }));
 }
 
 /** 128 bits of SHA-256 as hex: collision-free in practice, and half the bytes to keep per caller. */

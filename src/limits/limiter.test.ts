@@ -1,6 +1,7 @@
-/** The quota headers on their own: which window binds, and how each is described. */
+/** The quota headers on their own: which window binds, and how each is described; and what a banned caller is told, refusal after refusal. */
 import { describe, expect, it } from 'vitest';
-import { quotaHeaders, quotaWindows } from './limiter.ts';
+import { createRateLimiter, quotaHeaders, quotaWindows } from './limiter.ts';
+import { memoryLimitStore } from './memory-limit-store.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:15Z');
 const policy = '"minute";q=60;w=60, "day";q=1000;w=86400';
@@ -77,5 +78,42 @@ describe('quotaHeaders', () => {
     expect([three['X-RateLimit-Limit'], three.RateLimit]).toEqual(['500', '"hour";r=5;t=3585, "day";r=12;t=50385, "minute";r=30;t=45']);
     const one = quotaHeaders([{ ...day, remaining: 7 }], NOW, policy);
     expect([one['X-RateLimit-Remaining'], one.RateLimit]).toEqual(['7', '"day";r=7;t=50385']);
+  });
+});
+
+describe('a banned caller', () => {
+  const quota = { perMinute: 1, perDay: 100 };
+  /** A limiter on a manual clock that bans at the first refusal, for two minutes. */
+  function banningLimiter() {
+    const clock = { now: NOW };
+    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => clock.now, banThreshold: 0, banDurationMs: 120_000 });
+    /** What `subject` is told at `time`: Retry-After, the message, and the RateLimit field. */
+    const told = async (subject: string, time: number) => {
+      clock.now = time;
+      const { headers, refusal } = await limit(subject as `address:${string}`, quota);
+      return [headers['Retry-After'], refusal?.message, headers.RateLimit];
+    };
+    return { limit, told };
+  }
+  const banned = (seconds: number) => `Too many requests after being limited; banned for ${seconds} more seconds.`;
+
+  it('is told the seconds left of its ban on every refusal, as they run down, in a new minute too', async () => {
+    const { told } = banningLimiter();
+    await told('address:192.0.2.1', NOW);
+    expect(await told('address:192.0.2.1', NOW)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
+    expect(await told('address:192.0.2.1', NOW + 400)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
+    expect(await told('address:192.0.2.1', NOW + 1_000)).toEqual(['119', banned(119), '"minute";r=0;t=119, "day";r=99;t=50384']);
+    expect(await told('address:192.0.2.1', NOW + 60_000)).toEqual(['60', banned(60), '"minute";r=0;t=60, "day";r=99;t=50325']);
+  });
+
+  it("is told its own day's use when another caller is banned until the same moment", async () => {
+    const { told } = banningLimiter();
+    // The second caller used one more request today, a minute before.
+    await told('address:192.0.2.2', NOW - 60_000);
+    for (const subject of ['address:192.0.2.1', 'address:192.0.2.2']) await told(subject, NOW);
+    for (const subject of ['address:192.0.2.1', 'address:192.0.2.2']) await told(subject, NOW);
+    expect(await told('address:192.0.2.1', NOW)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
+    expect(await told('address:192.0.2.2', NOW)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=98;t=50385']);
+    expect(await told('address:192.0.2.1', NOW)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
   });
 });

@@ -1,5 +1,6 @@
 /** The rate-limit step: fixed UTC windows per subject, quota headers, 429s and temporary bans. */
 import { ApiError } from '../response/api-error.ts';
+import { fixedError } from '../response/reply.ts';
 import type { LimitStore, QuotaWindow, Subject } from './limit-store.ts';
 import type { Quota } from './plans.ts';
 
@@ -58,16 +59,45 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
     return windows;
   };
 
+  // The last ban's answer, while nothing it says has changed: a banned caller that keeps sending
+  // (the flood that earned the ban) is answered without building its headers and error again,
+  // and its body is serialized once a second, not once a request (bench: the 429 row).
+  let lastBan: BanAnswer | undefined;
+
   /** A ban is reported on the minute window, where it was earned: nothing remains until it ends. */
   function banned(quota: Quota, windows: readonly QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
+    // What the answer is made of: the day's use, and the three times it counts down (each whole seconds from now).
+    const dayUsed = used[1];
+    const minuteLeft = Math.ceil((Math.max(windows[0]!.end, until) - now) / 1000);
+    const dayLeft = Math.ceil(((windows[1]?.end ?? 0) - now) / 1000);
+    const banLeft = Math.ceil((until - now) / 1000);
+    const last = lastBan;
+    if (
+      last !== undefined &&
+      last.windows === windows &&
+      last.until === until &&
+      last.dayUsed === dayUsed &&
+      last.minuteLeft === minuteLeft &&
+      last.dayLeft === dayLeft &&
+      last.banLeft === banLeft
+    ) {
+      return last.outcome;
+    }
+    const outcome = banAnswer(quota, windows, used, until, now);
+    lastBan = { windows, until, dayUsed, minuteLeft, dayLeft, banLeft, outcome };
+    return outcome;
+  }
+
+  function banAnswer(quota: Quota, windows: readonly QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
     const states = windowStates(windows, used);
     const minute = states[0]!;
     states[0] = { name: minute.name, limit: minute.limit, remaining: 0, reset: Math.max(minute.reset, until) };
     const retryAfter = secondsUntil(until, now);
-    return {
-      headers: Object.assign(quotaHeaders(states, now, policyOf(quota, windows)), { 'Retry-After': retryAfter }),
-      refusal: new ApiError({ status: 429, code: 'key_banned', message: `Too many requests after being limited; banned for ${retryAfter} more seconds.` }),
-    };
+    const message = `Too many requests after being limited; banned for ${retryAfter} more seconds.`;
+    return Object.freeze({
+      headers: Object.freeze(Object.assign(quotaHeaders(states, now, policyOf(quota, windows)), { 'Retry-After': retryAfter })),
+      refusal: fixedError(new ApiError({ status: 429, code: 'key_banned', message })),
+    });
   }
 
   return async function limit(subject: Subject, quota: Quota): Promise<RateLimitOutcome> {
@@ -92,6 +122,17 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
       refusal: new ApiError({ status: 429, code: 'rate_limited', message: `Rate limit exceeded; retry in ${retryAfter} seconds.` }),
     };
   };
+}
+
+/** A ban's answer, and what it was made of: the same again gives the same answer. */
+interface BanAnswer {
+  readonly windows: readonly QuotaWindow[];
+  readonly until: number;
+  readonly dayUsed: number | undefined;
+  readonly minuteLeft: number;
+  readonly dayLeft: number;
+  readonly banLeft: number;
+  readonly outcome: RateLimitOutcome;
 }
 
 /** The `RateLimit-Policy` value of a plan's windows. */

@@ -80,6 +80,17 @@ describe('memoryLimitStore', () => {
     expect(await store.take('address:b', windows, T0)).toEqual({ admitted: true, used: [1, 1] });
   });
 
+  it('counts a refusal as seeing the address: the one refused last is kept, an older one forgotten', async () => {
+    const store = memoryLimitStore({ maxAddresses: 2 });
+    const windows = quotaWindows(T0, free);
+    await store.take('address:a', windows, T0);
+    await store.take('address:b', windows, T0);
+    expect(await store.reject('address:a', windows[0]!, T0)).toBe(1); // a is now the more recent
+    await store.take('address:c', windows, T0); // pushes out b
+    expect(await store.reject('address:a', windows[0]!, T0)).toBe(2);
+    expect(await store.take('address:b', windows, T0)).toEqual({ admitted: true, used: [1, 1] });
+  });
+
   it('keeps an address’s counts while its windows last, and counts it afresh once they have ended', async () => {
     const store = memoryLimitStore();
     await store.take('address:a', quotaWindows(T0, free), T0);

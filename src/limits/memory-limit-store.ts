@@ -101,9 +101,11 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): MemoryL
   };
   // Sized once: growing an array later would over-allocate its backing store by half.
   const newEntry = (windowCount: number): Entry => new Array<number>(WINDOWS + 2 * windowCount).fill(0);
-  const save = (counters: Counters, subject: Subject, entry: Entry, until: number) => {
+  // An entry read from its counters is changed in place, and reading it made it the most recent:
+  // only a new one is stored (an lru-cache set per take cost each anonymous request, bench: the 401 row).
+  const save = (counters: Counters, subject: Subject, entry: Entry, until: number, isNew: boolean) => {
     entry[UNTIL] = Math.max(entry[UNTIL]!, until);
-    counters.set(subject, entry);
+    if (isNew) counters.set(subject, entry);
   };
   const usedIn = (entry: Entry | undefined, windows: readonly QuotaWindow[]) =>
     windows.map((w, i) => (entry?.[WINDOWS + 2 * i] === w.start ? entry[WINDOWS + 2 * i + 1]! : 0));
@@ -123,16 +125,17 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): MemoryL
         updated[WINDOWS + 2 * i] = w.start;
         updated[WINDOWS + 2 * i + 1] = used[i]!;
       });
-      save(counters, subject, updated, Math.max(...windows.map((w) => w.end)));
+      save(counters, subject, updated, Math.max(...windows.map((w) => w.end)), entry === undefined);
       return { admitted: true, used };
     },
     async reject(subject: Subject, window: QuotaWindow, now: number): Promise<number> {
       tick(now);
       const counters = countersOf(subject);
-      const entry = counters.get(subject, now) ?? newEntry(USUAL_WINDOW_COUNT);
+      const found = counters.get(subject, now);
+      const entry = found ?? newEntry(USUAL_WINDOW_COUNT);
       entry[REFUSED] = entry[REFUSED_IN] === window.start ? entry[REFUSED]! + 1 : 1;
       entry[REFUSED_IN] = window.start;
-      save(counters, subject, entry, window.end);
+      save(counters, subject, entry, window.end, found === undefined);
       return entry[REFUSED];
     },
     async ban(subject: Subject, until: number, now: number): Promise<void> {

@@ -1,6 +1,6 @@
 /** GET /pets: one page of pets in id order, with an RFC 8288 `Link: rel="next"` while more match. */
 import { ApiError } from '../response/api-error.ts';
-import { utf8Length, type Reply } from '../response/reply.ts';
+import { errorReply, fixedError, utf8Length, type Reply } from '../response/reply.ts';
 import type { Pet, PetStatus } from '../storage/pet.ts';
 import type { PetStorage } from '../storage/pet-storage.ts';
 import { decodeCursor, DEFAULT_LIMIT, encodeCursor, ListQuerySchema, type ListQuery } from './inputs.ts';
@@ -10,7 +10,10 @@ import { parseInput } from './validation.ts';
 
 /** Lists pets, filtered by `status`, `limit` per page, continuing after `cursor`. */
 export async function listPets({ query: params, base, settings }: OperationContext): Promise<Reply> {
-  const query = parseInput(ListQuerySchema, queryObject(params), 'query');
+  const query = parseQuery(queryObject(params));
+  // A refused query is answered, not thrown: thrown before the first await, it would reject this
+  // promise before its caller listens, and Node tracks each such rejection (bench: the 400 row).
+  if (query instanceof ApiError) return errorReply(query, ignore);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const after = query.cursor === undefined ? 0 : await cursorPosition(query.cursor, query.status, settings.storage);
   // One extra pet tells whether a next page exists without a count query.
@@ -51,6 +54,48 @@ function petsJson(pets: readonly Pet[]): { json: string; jsonBytes: number } {
     jsonBytes += entry.bytes;
   }
   return { json: `${json}]`, jsonBytes };
+}
+
+/** Refused queries remembered: at most this many, then they are forgotten all at once. */
+const REFUSALS_KEPT = 64;
+/** The 400 of each refused query, by its parameters: see {@link parseQuery}. */
+const refusals = new Map<string, ApiError>();
+
+/**
+ * The query checked by its schema, or the 400 refusing it. A refused one's 400 is kept, serialized, for the next time the
+ * same parameters come: a client that sends a bad query sends it again and again, and valibot's
+ * issues, the details and the body cost more than answering from the page (bench: the 400 row).
+ * The check depends on the parameters alone, so the same ones always get the same 400.
+ */
+function parseQuery(query: Record<string, string | string[]>): ListQuery | ApiError {
+  const key = refusalKey(query);
+  const known = key === undefined ? undefined : refusals.get(key);
+  if (known !== undefined) return known;
+  try {
+    return parseInput(ListQuerySchema, query, 'query');
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (key === undefined) return error;
+    if (refusals.size >= REFUSALS_KEPT) refusals.clear();
+    refusals.set(key, fixedError(error));
+    return error;
+  }
+}
+
+/** An error reply's report of an unexpected error: never called for an ApiError. */
+const ignore = () => {};
+
+/** The longest parameters whose refusal is kept: a long query is rare, and would hold memory. */
+const KEY_CHARS = 256;
+
+/**
+ * The parameters as one text, each with its length in front (`1:0-1:-1:` for `limit=0`), so no
+ * two queries share one; `undefined` for repeated parameters (rare: checked every time) and long ones.
+ */
+function refusalKey({ limit, status, cursor }: Record<string, string | string[]>): string | undefined {
+  if (typeof limit === 'object' || typeof status === 'object' || typeof cursor === 'object') return undefined;
+  const key = `${limit?.length ?? -1}:${limit ?? ''}${status?.length ?? -1}:${status ?? ''}${cursor?.length ?? -1}:${cursor ?? ''}`;
+  return key.length <= KEY_CHARS ? key : undefined;
 }
 
 /** The query as an object; a repeated parameter becomes an array so the schema can refuse it. */
