@@ -34,7 +34,7 @@ loop calling the node listener with fake req/res.
   an access-log line costs ~0.2 µs; the rest of the log's cost is its write (\`node bench/log-lines.mjs\`).
 - **What a refusal still costs.** A 401 does all a GET does but the page: node:http's parse and
   write (the floor row), the target, the route, the key lookup, the anonymous caller's address and
-  subject, a take on the address counters (an lru-cache of up to 100,000; a key's is a Map), both
+  subject, a take on the address counters (a linked Map of up to 100,000 addresses; a key's is a Map), both
   windows' quota headers, the header merge and the write. The page itself (the list, each pet's
   cached JSON, the Link) is ~1–2 µs of a GET's ~6 in process: the rest is the same work, so a
   refusal cannot fall much below a GET on our side; node:http's share (the floor) is the same for both.

@@ -102,7 +102,7 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): MemoryL
   // Sized once: growing an array later would over-allocate its backing store by half.
   const newEntry = (windowCount: number): Entry => new Array<number>(WINDOWS + 2 * windowCount).fill(0);
   // An entry read from its counters is changed in place, and reading it made it the most recent:
-  // only a new one is stored (an lru-cache set per take cost each anonymous request, bench: the 401 row).
+  // only a new one is stored (a set per take cost each anonymous request, bench: the 401 row).
   const save = (counters: Counters, subject: Subject, entry: Entry, until: number, isNew: boolean) => {
     entry[UNTIL] = Math.max(entry[UNTIL]!, until);
     if (isNew) counters.set(subject, entry);
