@@ -116,4 +116,33 @@ describe('a banned caller', () => {
     expect(await told('address:192.0.2.2', NOW)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=98;t=50385']);
     expect(await told('address:192.0.2.1', NOW)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
   });
+
+  it("is told its own plan's limits when a caller of another plan is banned until the same moment", async () => {
+    const clock = { now: NOW };
+    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => clock.now, banThreshold: 0, banDurationMs: 120_000 });
+    // The same minute, so both have used one request today when banned: only the plans differ.
+    const other = { perMinute: 1, perDay: 200 };
+    const spend = async (subject: `key:${string}`, plan: typeof quota) => {
+      for (let i = 0; i <= plan.perMinute; i++) await limit(subject, plan);
+    };
+    await spend('key:one', quota);
+    await spend('key:two', other);
+    const one = await limit('key:one', quota);
+    const two = await limit('key:two', other);
+    expect([one.headers['X-RateLimit-Limit'], one.headers['RateLimit-Policy']]).toEqual(['1', '"minute";q=1;w=60, "day";q=100;w=86400']);
+    expect([two.headers['X-RateLimit-Limit'], two.headers['RateLimit-Policy']]).toEqual(['1', '"minute";q=1;w=60, "day";q=200;w=86400']);
+  });
+
+  it('is told when its own ban ends when another caller was banned a moment before it', async () => {
+    const { limit, told } = banningLimiter();
+    await told('address:192.0.2.1', NOW);
+    await told('address:192.0.2.1', NOW);
+    await told('address:192.0.2.2', NOW + 300);
+    await told('address:192.0.2.2', NOW + 300);
+    const first = await limit('address:192.0.2.1', quota);
+    const second = await limit('address:192.0.2.2', quota);
+    // Banned at 10:00:15.000 and 10:00:15.300 for two minutes: the ends fall in two different seconds.
+    expect(first.headers['X-RateLimit-Reset']).toBe(String(Math.ceil((NOW + 120_000) / 1000)));
+    expect(second.headers['X-RateLimit-Reset']).toBe(String(Math.ceil((NOW + 120_300) / 1000)));
+  });
 });

@@ -68,9 +68,11 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
   function banned(quota: Quota, windows: readonly QuotaWindow[], used: readonly number[], until: number, now: number): RateLimitOutcome {
     // What the answer is made of: the day's use, and the three times it counts down (each whole seconds from now).
     const dayUsed = used[1];
+    // Stryker disable all: the cache's key. Any key that still changes whenever the seconds an answer shows do gives the same answers (MUTANTS.md).
     const minuteLeft = Math.ceil((Math.max(windows[0]!.end, until) - now) / 1000);
     const dayLeft = Math.ceil(((windows[1]?.end ?? 0) - now) / 1000);
     const banLeft = Math.ceil((until - now) / 1000);
+    // Stryker restore all
     const last = lastBan;
     if (
       last !== undefined &&
