@@ -10,7 +10,7 @@ import { parseInput } from './validation.ts';
 
 /** Lists pets, filtered by `status`, `limit` per page, continuing after `cursor`. */
 export async function listPets({ query: params, base, settings }: OperationContext): Promise<Reply> {
-  const query = parseQuery(queryObject(params));
+  const query = parseQuery(queryObject(params), refusalsOf(settings));
   // A refused query is answered, not thrown: thrown before the first await, it would reject this
   // promise before its caller listens, and Node tracks each such rejection (bench: the 400 row).
   if (query instanceof ApiError) return errorReply(query, ignore);
@@ -58,8 +58,15 @@ function petsJson(pets: readonly Pet[]): { json: string; jsonBytes: number } {
 
 /** Refused queries remembered: at most this many, then they are forgotten all at once. */
 const REFUSALS_KEPT = 64;
-/** The 400 of each refused query, by its parameters: see {@link parseQuery}. */
-const refusals = new Map<string, ApiError>();
+/** The 400 of each refused query, by its parameters, for each store (its settings): see {@link parseQuery}. */
+const refusalsByStore = new WeakMap<object, Map<string, ApiError>>();
+
+/** The refusals one store keeps: its own, so no store's state reaches another's (nor one test's the next). */
+function refusalsOf(settings: object): Map<string, ApiError> {
+  let refusals = refusalsByStore.get(settings);
+  if (refusals === undefined) refusalsByStore.set(settings, (refusals = new Map()));
+  return refusals;
+}
 
 /**
  * The query checked by its schema, or the 400 refusing it. A refused one's 400 is kept, serialized, for the next time the
@@ -67,7 +74,7 @@ const refusals = new Map<string, ApiError>();
  * issues, the details and the body cost more than answering from the page (bench: the 400 row).
  * The check depends on the parameters alone, so the same ones always get the same 400.
  */
-function parseQuery(query: Record<string, string | string[]>): ListQuery | ApiError {
+function parseQuery(query: Record<string, string | string[]>, refusals: Map<string, ApiError>): ListQuery | ApiError {
   const key = refusalKey(query);
   const known = key === undefined ? undefined : refusals.get(key);
   if (known !== undefined) return known;
