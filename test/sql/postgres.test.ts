@@ -113,12 +113,9 @@ describe('PostgreSQL not answering', () => {
     await pool(url, { max: 1 }).begin(async (holder) => {
       await holder`SELECT last_id FROM petstore_pet_ids FOR UPDATE`;
       // The lock is held until this answer comes, so only timeoutMs can end the create: without it the test hangs.
-      const started = Date.now();
       const response = await postPet(server, { name: 'stuck', categoryId: 1 });
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 });
-      // A lower bound holds on any machine: no timer fires early.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
       // The statement was cancelled on the server: once nothing waits on a lock, releasing ours creates nothing.
       const waiting = async () =>
         (await watcher`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n;
