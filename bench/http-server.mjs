@@ -3,7 +3,7 @@
 // Fastify 5 in its full idiom and written lean for speed, and on Hono 4, over the same stores);
 // store (`serve(createPetStore(…))`, configured as the command configures it, for bench/command.mjs);
 // whatwg (a bare @whatwg-node/server adapter returning a constant 20-pet JSON), floor (node:http
-// writing our GET answer's headers and body, fixed, with no work) and raw (node:http
+// writing our answer's headers and body to the GET and the rejection scenarios, fixed, with no work) and raw (node:http
 // after a string compare of the key). Prints "ready <port>", and for ours (petstore, store), set up as
 // the command is, "ready <port> unseeded [address header]": bench/load.mjs then seeds their pets over HTTP.
 import { createServer } from 'node:http';
@@ -69,18 +69,57 @@ if (kind === 'petstore') {
     }),
   );
 } else if (kind === 'floor') {
-  // What node:http costs with no work at all: our GET answer's status, headers and body, fixed.
-  const headers = {
-    Link: '</v1/pets?cursor=cDE6MjA>; rel="next"',
+  // What node:http costs with no work at all: our answer to each scenario measured on it (the GET,
+  // and the 401, 429 and 400 of the rejection scenarios), its status, headers and body fixed, told
+  // apart by two string compares.
+  const fixed = (status, reason, body, headers) => ({
+    status,
+    reason,
+    body,
+    headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) },
+  });
+  const free = (remaining, t) => ({
+    'X-RateLimit-Limit': '60',
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': '1795776180',
+    'RateLimit-Policy': '"minute";q=60;w=60, "day";q=1000;w=86400',
+    RateLimit: `"minute";r=${remaining};t=${t}, "day";r=940;t=47835`,
+  });
+  const enterprise = {
     'X-RateLimit-Limit': '1000000000',
     'X-RateLimit-Remaining': '999999999',
     'X-RateLimit-Reset': '1795737600',
     'RateLimit-Policy': '"minute";q=1000000000;w=60, "day";q=1000000000;w=86400',
     RateLimit: '"day";r=999999999;t=12925, "minute";r=999999999;t=25',
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(BODY)),
   };
-  port = await listen(createServer((_request, response) => response.writeHead(200, 'OK', headers).end(BODY)));
+  const page = fixed(200, 'OK', BODY, { Link: '</v1/pets?cursor=cDE6MjA>; rel="next"', ...enterprise });
+  const badQuery = fixed(
+    400,
+    'Bad Request',
+    '{"code":"invalid_request","message":"Invalid query: limit must be an integer from 1 to 100.","status":400,"details":[{"field":"limit","message":"must be an integer from 1 to 100"}]}',
+    enterprise,
+  );
+  const wrongKey = fixed(401, 'Unauthorized', '{"code":"unauthorized","message":"The API key is not valid.","status":401}', {
+    'WWW-Authenticate': 'Bearer realm="petstore", error="invalid_token"',
+    ...free(59, 15),
+  });
+  const banned = fixed(
+    429,
+    'Too Many Requests',
+    '{"code":"key_banned","message":"Too many requests after being limited; banned for 900 more seconds.","status":429}',
+    {
+      ...free(0, 900),
+      'Retry-After': '900',
+    },
+  );
+  const keyed = `Bearer ${KEY}`;
+  port = await listen(
+    createServer((request, response) => {
+      const authorization = request.headers.authorization;
+      const answer = authorization === undefined ? banned : authorization !== keyed ? wrongKey : request.url.endsWith('limit=0') ? badQuery : page;
+      response.writeHead(answer.status, answer.reason, answer.headers).end(answer.body);
+    }),
+  );
 } else {
   throw new Error(`unknown server kind ${kind}`);
 }

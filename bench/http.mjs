@@ -33,6 +33,8 @@ const BASELINES = {
   raw: 'GET — raw node:http',
   floor: "GET — node:http floor: our answer's headers and body, fixed, no work",
 };
+/** The floor's row for a rejection scenario. */
+const floorName = (scenario) => `${SCENARIOS[scenario].short} — node:http floor: our answer, fixed, no work`;
 /** A latency tail this many times the median or less is the goal for every row of ours. */
 export const TAIL_GOAL = 3;
 /**
@@ -83,6 +85,13 @@ export async function httpBenchmarks({ passes, seconds, progress = () => {} }) {
     );
     for (const [kind, name] of Object.entries(BASELINES)) {
       groups.push([{ baseline: true, kind, name, status: 200, options: SCENARIOS.list.load(servers[kind].url, KEY), pid: servers[kind].pid }]);
+    }
+    // The floor answers each rejection scenario too, sent as ours are sent (the 401's 50,000 addresses
+    // included): what any server on node:http can reach in that scenario, the load generator's share included.
+    for (const scenario of REJECTIONS) {
+      const spec = SCENARIOS[scenario];
+      const options = spec.load(servers.floor.url, KEY);
+      groups.push([{ baseline: true, kind: 'floor', name: floorName(scenario), status: spec.status, options, pid: servers.floor.pid }]);
     }
     const runs = await takeTurns(groups, { passes, seconds, onPass: (pass) => progress(`HTTP pass ${pass + 1} of ${passes}`) });
     const result = results(groups.flat(), runs);
@@ -195,6 +204,15 @@ export function httpTargets(http) {
     // Not a goal of ours: what node:http allows. A server that does nothing but write our answer
     // must reach the --quiet goal's ratio for that goal to be reachable on node:http at all.
     goal('The ceiling on node:http: GET req/s of the floor (our answer, fixed, no work) ÷ lean Fastify', GOALS.quietGet, floor, get['fastify-lean']),
+    // Not a goal either: a rejection goal is reachable in a run only where the floor's fixed answer
+    // to that scenario, sent as ours are, beats the command's GET by the goal's ratio.
+    each(
+      'The ceiling for rejections on node:http: the floor answering each (fixed, no work) ÷ the command `--quiet` GET (401 · 429 · 400)',
+      GOALS.rejections,
+      REJECTIONS.map((s) => ratioPerPass(baselines[floorName(s)], get.quiet)),
+      false,
+      REJECTIONS.map((s) => cpuRatioPerPass(baselines[floorName(s)], get.quiet)),
+    ),
   ];
 }
 
