@@ -83,7 +83,7 @@ describe('listPets after refusing a query', () => {
   it.each(LOOK_ALIKES)('answers %s, then %s as if it came alone: %s', async (first, then) => {
     const [fresh, store] = [storeSettings(), storeSettings()];
     // Pet 1 in each, so that `cDE6MQ` (the cursor after it) names a page.
-    for (const { storage } of [fresh, store]) await storage.create({ name: 'Rex' });
+    for (const { storage } of [fresh, store]) await storage.create({ name: 'Rex', categoryId: 1 });
     const alone = await answer(then, fresh);
     const refused = await answer(first, store);
     expect(refused.status).toBe(400);
