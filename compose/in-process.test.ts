@@ -1,7 +1,7 @@
 /**
  * `petstore.fetch(url, init)` answers a plain init from a request view (hosts/in-process.ts),
  * without making a Request; `petstore.fetch(new Request(url, init))` reads the Request. Both must
- * answer alike, status, headers and body, and reject alike what a Request refuses.
+ * answer alike, status, headers and body, reject alike what a Request refuses, and hand user code a Request.
  */
 import { describe, expect, it } from 'vitest';
 import { createPetStore } from './compose.ts';
@@ -58,6 +58,17 @@ describe('petstore.fetch(url, init) in process', () => {
     const [byUrl, byRequest] = await Promise.all([store(), store()]);
     const url = `${ORIGIN}${path}`;
     expect(await seen(await byUrl.fetch(url, init))).toEqual(await seen(await byRequest.fetch(new Request(url, init))));
+  });
+
+  it('hands the clientAddress option the Request it would make, body and all, for a caller without a key', async () => {
+    const handed: unknown[] = [];
+    const body = '{"name":"Rex","categoryId":1}';
+    const petstore = createPetStore({ apiKeys: { [KEY]: 'pro' }, clientAddress: (request) => (handed.push(request), '192.0.2.1'), onError: () => {} });
+    const response = await petstore.fetch(`${ORIGIN}/v1/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(response.status).toBe(401);
+    expect(handed).toHaveLength(1);
+    expect(handed[0]).toBeInstanceOf(Request);
+    expect(await (handed[0] as Request).text()).toBe(body);
   });
 
   it.each([

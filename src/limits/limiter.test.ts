@@ -1,4 +1,4 @@
-/** The quota headers on their own: which window binds, and how each is described; and what a banned caller is told, refusal after refusal. */
+/** The quota headers on their own: which window binds, and how each is described; and what a banned caller is told, refusal after refusal, as each of its countdowns ticks. */
 import { describe, expect, it } from 'vitest';
 import { createRateLimiter, quotaHeaders, quotaWindows } from './limiter.ts';
 import { memoryLimitStore } from './memory-limit-store.ts';
@@ -83,10 +83,10 @@ describe('quotaHeaders', () => {
 
 describe('a banned caller', () => {
   const quota = { perMinute: 1, perDay: 100 };
-  /** A limiter on a manual clock that bans at the first refusal, for two minutes. */
-  function banningLimiter() {
+  /** A limiter on a manual clock that bans at the first refusal, for two minutes unless told otherwise. */
+  function banningLimiter(banDurationMs = 120_000) {
     const clock = { now: NOW };
-    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => clock.now, banThreshold: 0, banDurationMs: 120_000 });
+    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => clock.now, banThreshold: 0, banDurationMs });
     /** What `subject` is told at `time`: Retry-After, the message, and the RateLimit field. */
     const told = async (subject: string, time: number) => {
       clock.now = time;
@@ -104,6 +104,23 @@ describe('a banned caller', () => {
     expect(await told('address:192.0.2.1', NOW + 400)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
     expect(await told('address:192.0.2.1', NOW + 1_000)).toEqual(['119', banned(119), '"minute";r=0;t=119, "day";r=99;t=50384']);
     expect(await told('address:192.0.2.1', NOW + 60_000)).toEqual(['60', banned(60), '"minute";r=0;t=60, "day";r=99;t=50325']);
+  });
+
+  it("is told the day's seconds left as they run down, when its ban ends in another second than they do", async () => {
+    const { told } = banningLimiter();
+    // Banned at 10:00:15.300 until 10:02:15.300: the day's seconds tick at each whole second, the ban's 300 ms later.
+    await told('address:192.0.2.1', NOW + 300);
+    expect(await told('address:192.0.2.1', NOW + 300)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50385']);
+    expect(await told('address:192.0.2.1', NOW + 1_100)).toEqual(['120', banned(120), '"minute";r=0;t=120, "day";r=99;t=50384']);
+  });
+
+  it('is told the seconds left of a ban shorter than the minute as they run down, while the minute and the day tick apart from them', async () => {
+    const { told } = banningLimiter(10_000);
+    // Banned at 10:00:15.500 until 10:00:25.500, within the minute that ends at 10:01:00.
+    await told('address:192.0.2.1', NOW + 500);
+    expect(await told('address:192.0.2.1', NOW + 500)).toEqual(['10', banned(10), '"minute";r=0;t=45, "day";r=99;t=50385']);
+    expect(await told('address:192.0.2.1', NOW + 1_100)).toEqual(['10', banned(10), '"minute";r=0;t=44, "day";r=99;t=50384']);
+    expect(await told('address:192.0.2.1', NOW + 1_600)).toEqual(['9', banned(9), '"minute";r=0;t=44, "day";r=99;t=50384']);
   });
 
   it("is told its own day's use when another caller is banned until the same moment", async () => {

@@ -80,6 +80,17 @@ describe('memoryLimitStore', () => {
     expect(await store.take('address:b', windows, T0)).toEqual({ admitted: true, used: [1, 1] });
   });
 
+  it('forgets the least recently seen address when the one seen again was between two others', async () => {
+    const store = memoryLimitStore({ maxAddresses: 3 });
+    const windows = quotaWindows(T0, free);
+    for (const address of ['a', 'b', 'c', 'b']) await store.take(`address:${address}`, windows, T0); // a, c, b from least recent
+    await store.take('address:d', windows, T0); // pushes out a
+    expect(store.addressCount).toBe(3);
+    expect(await store.take('address:c', windows, T0)).toEqual({ admitted: true, used: [2, 2] });
+    expect(await store.take('address:b', windows, T0)).toEqual({ admitted: true, used: [3, 3] });
+    expect(await store.take('address:a', windows, T0)).toEqual({ admitted: true, used: [1, 1] });
+  });
+
   it('counts a refusal as seeing the address: the one refused last is kept, an older one forgotten', async () => {
     const store = memoryLimitStore({ maxAddresses: 2 });
     const windows = quotaWindows(T0, free);

@@ -1,24 +1,39 @@
-/** GET /pets refusing its query: the same parameters get the same 400 every time, and other parameters their own. */
+/** GET /pets refusing its query: the same parameters get the same 400 every time, and other parameters their own, however they read alike. */
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../response/api-error.ts';
 import { wireReply } from '../response/reply.ts';
 import { memoryPetStorage } from '../storage/memory-pet-storage.ts';
 import { listPets } from './list-pets.ts';
 
-const settings = {
-  storage: memoryPetStorage(),
-  now: () => 0,
-  maxBodyBytes: 1024,
-  defaultStatus: undefined,
-  getPetDeprecatedAt: new Date(0),
-  getPetSunsetAt: new Date(0),
-};
+/** A store's settings: each store keeps the refusals it has answered. */
+function storeSettings() {
+  return {
+    storage: memoryPetStorage(),
+    now: () => 0,
+    maxBodyBytes: 1024,
+    defaultStatus: undefined,
+    getPetDeprecatedAt: new Date(0),
+    getPetSunsetAt: new Date(0),
+  };
+}
+const settings = storeSettings();
+
+/** GET /v1/pets?{query} asked of a store, as it goes on the wire. */
+async function ask(query: string, store = settings) {
+  const request = new Request(`http://localhost/v1/pets?${query}`);
+  const context = { request, body: undefined, query: new URLSearchParams(query), base: '/v1', params: {}, settings: store, keyId: 'k' };
+  return wireReply(await listPets(context));
+}
+
+/** The status and body a client reads. */
+async function answer(query: string, store: ReturnType<typeof storeSettings>) {
+  const { status, body } = await ask(query, store);
+  return { status, body: body === null ? null : (JSON.parse(body) as unknown) };
+}
 
 /** The 400's body for a query, as a client reads it. */
 async function refusal(query: string) {
-  const request = new Request(`http://localhost/v1/pets?${query}`);
-  const context = { request, body: undefined, query: new URLSearchParams(query), base: '/v1', params: {}, settings, keyId: 'k' };
-  const { status, body, headers } = wireReply(await listPets(context));
+  const { status, body, headers } = await ask(query);
   if (status !== 400 || body === null) throw new Error(`${query} was answered ${status}, not refused`);
   expect(headers['Content-Type']).toBe('application/json');
   return JSON.parse(body) as ErrorBody;
@@ -44,5 +59,35 @@ describe('listPets refusing a query', () => {
     expect(statusWrong.details?.map((detail) => detail.field)).toEqual(['status']);
     expect(await refusal('limit=1%262&status=sold')).toEqual(limitWrong);
     expect(await refusal('status=&limit=0')).not.toEqual(await refusal('limit=0'));
+  });
+});
+
+/**
+ * Two queries whose parameters run together into one text unless each one's length and text are
+ * kept apart, or a repeated parameter is told from one value with a comma: the second is asked
+ * right after the first was refused, and must get its own answer, not the first one's 400.
+ */
+const LOOK_ALIKES: readonly (readonly [first: string, then: string, why: string])[] = [
+  ['limit=0', 'limit=5', 'a limit of the same length'],
+  ['status=solx', 'status=sold', 'a status of the same length'],
+  ['cursor=AAAAAA', 'cursor=cDE6MQ', 'a cursor of the same length'],
+  ['limit=1&status=-1:', 'limit=13:', "the status's length read as the limit's text"],
+  ['status=sold&cursor=-1:', 'status=sold3:', "the cursor's length read as the status's text"],
+  ['status=10:aaaaaaa', 'limit=1&status=&cursor=aaaaaaa-1:', 'a missing limit read as one of length 1'],
+  ['limit=a,', 'limit=a&limit=', 'a limit repeated'],
+  ['status=a,', 'status=a&status=', 'a status repeated'],
+  ['cursor=a,', 'cursor=a&cursor=', 'a cursor repeated'],
+];
+
+describe('listPets after refusing a query', () => {
+  it.each(LOOK_ALIKES)('answers %s, then %s as if it came alone: %s', async (first, then) => {
+    const [fresh, store] = [storeSettings(), storeSettings()];
+    // Pet 1 in each, so that `cDE6MQ` (the cursor after it) names a page.
+    for (const { storage } of [fresh, store]) await storage.create({ name: 'Rex', categoryId: 1 });
+    const alone = await answer(then, fresh);
+    const refused = await answer(first, store);
+    expect(refused.status).toBe(400);
+    expect(refused).not.toEqual(alone);
+    expect(await answer(then, store)).toEqual(alone);
   });
 });

@@ -46,6 +46,10 @@ describe('the media type of a create', () => {
     expect(await answer(await create(REX, { 'content-type': type }))).toEqual(UNSUPPORTED);
   });
 
+  it('answers a body sent with an empty Content-Type with 415', async () => {
+    expect(await answer(await create(REX, { 'content-type': '' }))).toEqual(UNSUPPORTED);
+  });
+
   it('answers a body sent without a Content-Type with 415', async () => {
     const request = new Request('http://localhost/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: new Uint8Array([123, 125]) });
     expect(await answer(await petstore().fetch(request))).toEqual(UNSUPPORTED);
