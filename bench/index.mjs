@@ -272,6 +272,13 @@ const findings = findingsSection({
     commandExtra: f(http.peers.list.quiet.cpu - http.peers.list.petstore.cpu, 1),
     logExtra: f(http.peers.list.logged.cpu - http.peers.list.quiet.cpu, 1),
   },
+  // The floor's fixed 401, 429 and 400, sent as ours are, ÷ the command's --quiet GET: req/s and CPU.
+  rejectionCeiling: ['401', '429', '400'].map((short) => {
+    const fixed = http.baselines[`${short} — node:http floor: our answer, fixed, no work`];
+    const quiet = http.peers.list.quiet;
+    const rps = median(fixed.runs.map((run, pass) => run.rps / quiet.runs[pass].rps));
+    return { short, rps: `${f(rps, 2)}×`, cpu: f(fixed.cpu, 1) };
+  }),
   tails: tailRanges(http.peers),
 });
 writeFileSync('BENCHMARKS.md', report + findings);

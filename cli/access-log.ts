@@ -87,7 +87,10 @@ function keyRedactor(keys: readonly string[]): (text: string) => string {
   // Longest first, so a key that contains another is replaced whole.
   const spellings = [...keys].sort((a, b) => b.length - a.length).map((key) => [...key].map(spellingsOf).join(''));
   const pattern = new RegExp(spellings.join('|'), 'g');
-  return (text) => text.replace(pattern, '[redacted]');
+  // Any spelling of a key is at least as long as the key (percent-encoding only lengthens it), so
+  // a shorter path holds none: most paths (`/v1/pets`) skip the pattern (~1 µs of a logged GET).
+  const shortest = Math.min(...keys.map((key) => key.length));
+  return (text) => (text.length < shortest ? text : text.replace(pattern, '[redacted]'));
 }
 
 /** A pattern for one character of a key: itself, or percent-encoded in either case of hex digits. */
