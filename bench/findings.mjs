@@ -68,6 +68,17 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   anonymous limit), which costs the client, not the server. 1.3× the command's \`--quiet\` GET
   rate means a rejection of ${cpu.rejectionBudget} µs at most; the floor writes a fixed GET answer for ${cpu.floor} µs, and
   a 401 or 400 does all our GET does but the page (~1–2 µs of a GET's ~6 in process).
+  Where the floor leaves room (the 429 and the 400, about 2× on 2026-11-27), ours does not use it:
+  a 400 still cost about what a GET costs over HTTP (~33 µs of CPU each, alternating rounds) though
+  in process it is 4.6 µs of our code against ~6. The difference is spent outside the in-process
+  path, and not in the node:http glue: a listener made by \`nodeListener\` around an answer that
+  returns a fixed 401 reply cost what the floor's fixed 401 costs (22 and 25 µs, alternating rounds, 7 × 2 s).
+  Next to look at: the allocation per request that the in-process loop keeps in cache and a server
+  under load does not (each GET's scavenges, the 50,000-address map of the 401).
+- **Fixed: the access log's key redaction ran on every line** (#35). A regular expression of every
+  spelling of every key, over each path: ~1 µs of a logged GET. A path shorter than the shortest
+  key cannot hold one, and \`/v1/pets\` now skips it. The command's logged GET went from 1.14–1.20×
+  \`serve()\`'s CPU per answer to 1.035× (alternating rounds, 9 × 2 s).
 - **Fixed: the access log wrote once per event-loop turn.** At 10 connections a turn carried one
   to three lines, and each write through stdout cost more than the line: 4.3–5.4 µs of CPU a line
   against 2.9 µs now (\`node bench/log-lines.mjs\`). Lines now leave at most 50 ms after the first,
