@@ -1,6 +1,6 @@
 /** The access log's writer: lines leave in batches, by time or by size, and none is lost on exit. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FLUSH_AFTER_MS, FLUSH_AT_CHARS, lineWriter } from './access-log.ts';
+import { accessLog, FLUSH_AFTER_MS, FLUSH_AT_CHARS, lineWriter } from './access-log.ts';
 
 /** A sink that records each write. */
 function recorder() {
@@ -44,5 +44,29 @@ describe('the access log writer', () => {
     // The writer's own exit listener, as the process calls it (emitting 'exit' would run the runner's too).
     (process.listeners('exit').at(-1) as () => void)();
     expect(writes).toEqual(['POST /v1/pets 201 0.4ms -\n']);
+  });
+});
+
+describe('the access log line', () => {
+  /** The text line `accessLog` writes for a GET of `url` with these keys configured. */
+  function lineFor(keys: string[], url: string): string {
+    const lines: string[] = [];
+    accessLog('text', keys, (line) => lines.push(line))({
+      request: new Request(url),
+      status: 200,
+      ms: 1,
+      clientAddress: '127.0.0.1',
+    });
+    return lines[0]!;
+  }
+
+  it('redacts a short key in a path shorter than a longer key, typed or percent-encoded', () => {
+    const keys = ['a-much-longer-key-of-the-business-plan', 'short-k1'];
+    expect(lineFor(keys, 'http://localhost/v1/pets/short-k1')).toBe('GET /v1/pets/[redacted] 200 1.0ms 127.0.0.1');
+    expect(lineFor(keys, 'http://localhost/?k=%73hort-k1')).toBe('GET /?k=[redacted] 200 1.0ms 127.0.0.1');
+  });
+
+  it('writes a path shorter than every key as it came', () => {
+    expect(lineFor(['a-key-of-twenty-chars'], 'http://localhost/v1/pets?limit=2')).toBe('GET /v1/pets?limit=2 200 1.0ms 127.0.0.1');
   });
 });
