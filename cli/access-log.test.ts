@@ -1,4 +1,4 @@
-/** The access log's writer: lines leave in batches, by time or by size, and none is lost on exit. */
+/** The access log: its writer sends lines in batches, by time or by size, and loses none on exit; its line never holds a key. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accessLog, FLUSH_AFTER_MS, FLUSH_AT_CHARS, lineWriter } from './access-log.ts';
 
