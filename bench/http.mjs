@@ -34,7 +34,7 @@ const BASELINES = {
   floor: "GET — node:http floor: our answer's headers and body, fixed, no work",
 };
 /** The floor's row for a rejection scenario. */
-const floorName = (scenario) => `${SCENARIOS[scenario].short} — node:http floor: our answer, fixed, no work`;
+export const floorName = (scenario) => `${SCENARIOS[scenario].short} — node:http floor: our answer, fixed, no work`;
 /** A latency tail this many times the median or less is the goal for every row of ours. */
 export const TAIL_GOAL = 3;
 /**
@@ -43,7 +43,8 @@ export const TAIL_GOAL = 3;
  * with its log and `--quiet`, within 5 % of `serve()`'s (#26 asked 10 %, with the log).
  */
 export const GOALS = { loggedGet: 1.3, loggedPost: 1.1, quietGet: 1.4, logCost: 0.9, rejections: 1.3, commandVsServe: 0.95 };
-const REJECTIONS = ['wrongKey', 'banned', 'badQuery'];
+/** The rejection scenarios, in the order the targets list them. */
+export const REJECTIONS = ['wrongKey', 'banned', 'badQuery'];
 
 /**
  * Starts every server of {@link PEERS} and the baselines, seeds the commands' pets over HTTP,

@@ -5,10 +5,12 @@ import { cpus, totalmem } from 'node:os';
 import { serviceWorkerBundle } from './bundle.mjs';
 import { findings as findingsSection } from './findings.mjs';
 import { floodSection, floodTargets } from './flood-rss.mjs';
-import { GOALS, httpBenchmarks, httpSection, httpTargets, median } from './http.mjs';
+import { floorName, GOALS, httpBenchmarks, httpSection, httpTargets, median, REJECTIONS } from './http.mjs';
 import { IN_PROCESS_CASES, inProcessCalls, inProcessPeers, scale } from './in-process.mjs';
 import { runtimeBenchmarks, runtimeSection, runtimeTargets } from './runtimes.mjs';
 import { dataMixedBenchmark, dataMixedSection, dataMixedTargets } from './data-mixed.mjs';
+import { ratioPerPass } from './load.mjs';
+import { SCENARIOS } from './peers/same-work.mjs';
 import { sqlLimitsBenchmark, sqlLimitsSection, sqlLimitsTargets } from './sql-limits.mjs';
 import { workersBenchmarks, workersSection, workersTargets } from './workers.mjs';
 
@@ -273,11 +275,10 @@ const findings = findingsSection({
     logExtra: f(http.peers.list.logged.cpu - http.peers.list.quiet.cpu, 1),
   },
   // The floor's fixed 401, 429 and 400, sent as ours are, ÷ the command's --quiet GET: req/s and CPU.
-  rejectionCeiling: ['401', '429', '400'].map((short) => {
-    const fixed = http.baselines[`${short} — node:http floor: our answer, fixed, no work`];
-    const quiet = http.peers.list.quiet;
-    const rps = median(fixed.runs.map((run, pass) => run.rps / quiet.runs[pass].rps));
-    return { short, rps: `${f(rps, 2)}×`, cpu: f(fixed.cpu, 1) };
+  rejectionCeiling: REJECTIONS.map((scenario) => {
+    const short = SCENARIOS[scenario].short;
+    const fixed = http.baselines[floorName(scenario)];
+    return { short, rps: `${f(ratioPerPass(fixed, http.peers.list.quiet), 2)}×`, cpu: f(fixed.cpu, 1) };
   }),
   tails: tailRanges(http.peers),
 });
