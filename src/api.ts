@@ -119,20 +119,23 @@ export function createAnswer(config: ResolvedOptions): Answer {
     // A fault's error answers in the operation's place, whatever the steps before decided, as a
     // failing storage would; with afterHandling the operation's work is done first.
     if (injected && !injected.afterHandling) return injectedAt(injected, headers, match && allowedMethods(match.route));
+    // A refusal is answered, not thrown: a throw costs a refused request more than its answer (bench: the 429 row).
+    const refusal = quota.refusal ?? (authentication && 'error' in authentication ? authentication.error : undefined);
     let reply: Reply;
-    try {
-      if (quota.refusal !== undefined) throw quota.refusal;
-      if (authentication && 'error' in authentication) throw authentication.error;
-      // The path is not echoed: it is the client's text, and could carry anything, a key included.
-      if (!match) throw notFound(path, served, 'There is no such path in this API.');
-      if (request.method === 'OPTIONS') reply = { status: 204, headers: { Allow: allowedMethods(match.route) } };
-      else {
-        const operation = handlerFor(match.route, request.method);
-        const body = bodyReadByHost(host);
-        reply = await operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
+    if (refusal !== undefined) reply = errorReply(refusal, config.onError);
+    else {
+      try {
+        // The path is not echoed: it is the client's text, and could carry anything, a key included.
+        if (!match) throw notFound(path, served, 'There is no such path in this API.');
+        if (request.method === 'OPTIONS') reply = { status: 204, headers: { Allow: allowedMethods(match.route) } };
+        else {
+          const operation = handlerFor(match.route, request.method);
+          const body = bodyReadByHost(host);
+          reply = await operation({ request, body, query: target.searchParams, base, params: match.params, settings: config, keyId: caller?.keyId });
+        }
+      } catch (error) {
+        reply = errorReply(error, config.onError);
       }
-    } catch (error) {
-      reply = errorReply(error, config.onError);
     }
     if (injected) return injectedAt(injected, headers, match && allowedMethods(match.route));
     return withHeaders(reply, headers);

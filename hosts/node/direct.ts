@@ -184,7 +184,7 @@ class NodeRequestView implements RequestView {
       : null;
     const headers: Record<string, string> = {};
     for (const name in this.#req.headers) {
-      const value = this.headers.get(name);
+      const value = headerValue(this.#req, name);
       if (value !== null) headers[name] = value;
     }
     this.#request = new NodeFetchRequest(this.url, { method: this.method, headers, body });
@@ -192,7 +192,14 @@ class NodeRequestView implements RequestView {
   }
 }
 
-/** The headers of `req` as `Headers.get` and `has` read them: repeated lines joined by ", ", absent as null. */
+/** A header of `req` as `Headers.get` reads it: repeated lines joined by ", ", absent as null. */
+function headerValue(req: NodeRequest, name: string): string | null {
+  const value = req.headers[name];
+  if (value === undefined) return null;
+  return typeof value === 'string' ? value : value.join(', ');
+}
+
+/** The headers of `req` as `Headers.get` and `has` read them. */
 class NodeHeadersView {
   readonly #req: NodeRequest;
 
@@ -200,13 +207,12 @@ class NodeHeadersView {
     this.#req = req;
   }
 
-  get(name: string): string | null {
-    const value = this.#req.headers[name.toLowerCase()];
-    if (value === undefined) return null;
-    return typeof value === 'string' ? value : value.join(', ');
+  // Node keeps the names in lower case, as HeaderReader asks them: looked up as they are.
+  get(name: Lowercase<string>): string | null {
+    return headerValue(this.#req, name);
   }
 
-  has(name: string): boolean {
+  has(name: Lowercase<string>): boolean {
     return this.get(name) !== null;
   }
 }

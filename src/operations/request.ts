@@ -1,9 +1,12 @@
 /** The request as the request path reads it: a Request, or a host's lighter view of one that makes the Request only when user code asks. */
 
-/** The header reads the path makes; a Request's `Headers` is one. */
+/**
+ * The header reads the path makes, by lower-case name (a host's view looks names up as node:http
+ * keeps them, without lower-casing each); a Request's `Headers`, which takes any case, is one.
+ */
 export interface HeaderReader {
-  get(name: string): string | null;
-  has(name: string): boolean;
+  get(name: Lowercase<string>): string | null;
+  has(name: Lowercase<string>): boolean;
 }
 
 /** The body reads the path makes (`getReader()`, then `read` until done, or `cancel`); a Request's body stream is one. */
