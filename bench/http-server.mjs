@@ -3,7 +3,8 @@
 // Fastify 5 in its full idiom and written lean for speed, and on Hono 4, over the same stores);
 // store (`serve(createPetStore(…))`, configured as the command configures it, for bench/command.mjs);
 // whatwg (a bare @whatwg-node/server adapter returning a constant 20-pet JSON), floor (node:http
-// writing our answer's headers and body to the GET and the rejection scenarios, fixed, with no work) and raw (node:http
+// writing our answer's headers and body to the GET and the rejection scenarios, fixed, with no work,
+// or with FLOOR_WORK_US µs of busy work before each) and raw (node:http
 // after a string compare of the key). Prints "ready <port>", and for ours (petstore, store), set up as
 // the command is, "ready <port> unseeded [address header]": bench/load.mjs then seeds their pets over HTTP.
 import { createServer } from 'node:http';
@@ -113,8 +114,12 @@ if (kind === 'petstore') {
     },
   );
   const keyed = `Bearer ${KEY}`;
+  // FLOOR_WORK_US: that many µs of busy work before each answer, standing for a server's own work
+  // (bench/rejection-budget.mjs: how much work a rejection may do and still reach its goal).
+  const work = BigInt(Math.round(Number(process.env.FLOOR_WORK_US ?? 0) * 1000));
   port = await listen(
     createServer((request, response) => {
+      if (work > 0n) for (const until = process.hrtime.bigint() + work; process.hrtime.bigint() < until; );
       const authorization = request.headers.authorization;
       const answer = authorization === undefined ? banned : authorization !== keyed ? wrongKey : request.url.endsWith('limit=0') ? badQuery : page;
       response.writeHead(answer.status, answer.reason, answer.headers).end(answer.body);

@@ -87,7 +87,7 @@ export async function httpBenchmarks({ passes, seconds, progress = () => {} }) {
     for (const [kind, name] of Object.entries(BASELINES)) {
       groups.push([{ baseline: true, kind, name, status: 200, options: SCENARIOS.list.load(servers[kind].url, KEY), pid: servers[kind].pid }]);
     }
-    // The floor answers each rejection scenario too, sent as ours are sent (the 401's 50,000 addresses
+    // The floor answers each rejection scenario too, sent as ours are sent (the 401's 10,000 addresses
     // included): what any server on node:http can reach in that scenario, the load generator's share included.
     for (const scenario of REJECTIONS) {
       const spec = SCENARIOS[scenario];
@@ -237,7 +237,7 @@ uses JSON-schema routes and an async \`onRequest\` hook; **Hono** a middleware, 
 with valibot and \`c.json\`; both over bench/peers/rules.mjs and our stores.
 
 Scenarios: the first page of 20 pets (\`Link: rel="next"\`); creating a valid pet; a wrong key
-(401) from 50,000 addresses in turn, none reaching the anonymous limit; an address banned after a
+(401) from 10,000 addresses in turn, each request built before the run, none reaching the anonymous limit; an address banned after a
 flood, sending no key (429 \`key_banned\`); \`limit=0\` with the key (400). Load: autocannon, 10
 connections; ${passes} passes of ${seconds} s, the servers taking turns within each scenario in an order that
 rotates each pass. **÷ lean Fastify** and **× serve()** are medians of the per-pass ratios of req/s;

@@ -1,0 +1,51 @@
+// How much work a rejection may do and still reach #35's goal (its rate ≥ 1.3× the command's `--quiet` GET): `node bench/rejection-budget.mjs [--work=0,3,6,9] [--passes=5] [--seconds=2]` (after npm run build).
+// The node:http floor answers each rejection scenario with our fixed answer after a busy wait of
+// each --work µs; the command `--quiet` answers the GET and the rejections for real; all take turns
+// in each pass. The floor's rows say which work per answer still reaches the goal on this machine.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seed, startCommand } from './command.mjs';
+import { GOALS, REJECTIONS } from './http.mjs';
+import { KEY, median, ratioPerPass, startServer, takeTurns } from './load.mjs';
+import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
+
+const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const works = option('work', '0,3,6,9').split(',').map(Number);
+const passes = Number(option('passes', 5));
+const seconds = Number(option('seconds', 2));
+
+const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-budget-'));
+const servers = {};
+try {
+  servers.quiet = { ...(await startCommand(['--trust-proxy', '1', '--quiet'], join(directory, 'quiet.log'))), addressHeader: 'x-forwarded-for' };
+  await seed(servers.quiet.url);
+  // The same-work check also bans the 429 scenario's address.
+  await assertSameWork({ petstore: servers.quiet }, KEY);
+  for (const work of works) {
+    process.env.FLOOR_WORK_US = String(work);
+    servers[`floor+${work}`] = await startServer('floor');
+  }
+  const job = (kind, scenario) => {
+    const spec = SCENARIOS[scenario];
+    const { url, pid, addressHeader } = servers[kind];
+    return { kind, scenario, name: `${spec.short} — ${kind}`, status: spec.status, options: spec.load(url, KEY, addressHeader), pid };
+  };
+  const jobs = [job('quiet', 'list'), ...REJECTIONS.map((s) => job('quiet', s)), ...works.flatMap((w) => REJECTIONS.map((s) => job(`floor+${w}`, s)))];
+  const runs = await takeTurns([jobs], { passes, seconds, onPass: (pass) => console.error(`pass ${pass + 1} of ${passes}`) });
+  const get = { runs: runs.get(jobs[0]) };
+  console.log(`Rate ÷ the command \`--quiet\` GET's in the same pass (median of ${passes} passes of ${seconds} s); goal ${GOALS.rejections}×.\n`);
+  console.log(`| Server | ${REJECTIONS.map((s) => SCENARIOS[s].short).join(' | ')} | CPU µs an answer |`);
+  console.log(`| --- | ${REJECTIONS.map(() => '---').join(' | ')} | --- |`);
+  for (const kind of ['quiet', ...works.map((w) => `floor+${w}`)]) {
+    const rows = jobs.filter((j) => j.kind === kind && j.scenario !== 'list');
+    const label = kind === 'quiet' ? 'the command `--quiet`' : `floor, ${kind.slice(6)} µs of work an answer`;
+    const ratios = rows.map((j) => `${ratioPerPass({ runs: runs.get(j) }, get).toFixed(2)}×`);
+    const cpu = rows.map((j) => median(runs.get(j).map((r) => r.cpu)).toFixed(1)).join(' · ');
+    console.log(`| ${label} | ${ratios.join(' | ')} | ${cpu} |`);
+  }
+  console.log(`\nThe command's GET: ${median(get.runs.map((r) => r.cpu)).toFixed(1)} µs of CPU an answer.`);
+} finally {
+  for (const server of Object.values(servers)) server.stop();
+  rmSync(directory, { recursive: true, force: true });
+}
