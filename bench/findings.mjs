@@ -68,11 +68,13 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   10,000 requests are now built before the run (bench/peers/same-work.mjs), and the floor's 401
   went to 1.75× (\`node bench/rejection-budget.mjs --work=0,5 --passes=5 --seconds=3\`).
   **How much work a rejection may do**, by the same script, the floor answering after a busy wait
-  (rate ÷ the command \`--quiet\` GET, 401 · 429 · 400, two runs of 5 passes × 3 s on 2026-11-27):
-  no work 1.75–2.16 · 1.79–2.18 · 2.09–2.12×; 5 µs of work an answer 1.46–1.74 · 1.52–1.67 ·
-  1.63–1.67×; 9 µs 1.50 · 1.48 · 1.61× (one run). Ours in the same runs: 1.02–1.26 · 1.25–1.33 ·
-  1.03–1.44×, one ratio moving by a quarter between runs on this 2-core machine, whose client
-  shares the cores. In process (the node listener with its request and response faked, the
+  (rate ÷ the command \`--quiet\` GET, 401 · 429 · 400, three runs of 5 passes × 3 s on 2026-11-27):
+  no work 1.75–2.39 · 1.79–2.19 · 2.09–2.41×; 5 µs of work an answer 1.46–1.74 · 1.50–1.67 ·
+  1.63–1.74×; 9 µs 1.36–1.50 · 1.26–1.48 · 1.40–1.61×. Ours in the same runs: 1.02–1.29 ·
+  1.25–1.58 · 1.03–1.59×, one ratio moving by half between runs on this 2-core machine, whose
+  client shares the cores. Where no work is done at all, a rejection is barely cheaper than a GET:
+  the floor's own rejections ran at 1.07–1.18× its GET (that script) and 0.92–0.95× (this run's
+  floor rows), so 1.3× must come from the work a GET does and a rejection does not: the page. In process (the node listener with its request and response faked, the
   command's options) our 429 takes ~3.6 µs, 400 ~4.5, 401 ~5.5, GET ~6.4: well inside the budget.
   Under load it costs far more: our rejections took 14–18 µs of CPU more than the floor's (the
   floor's busy wait of 9 µs cost 9 µs), about 2.7× their time in process. A busy wait touches
