@@ -45,14 +45,12 @@ export async function readJson(request: ApiRequest, maxBytes: number, hostBody?:
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError({ status: 415, code: 'unsupported_media_type', message: 'The request body must be JSON: send Content-Type: application/json.' });
   }
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > maxBytes) {
-    throw tooLarge(maxBytes);
-  }
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
   if (hostBody?.refused !== undefined) throw refusal(hostBody.refused, maxBytes);
   const bytes = hostBody ? hostBytes(hostBody.value, maxBytes) : await readBytes(request, maxBytes);
   // HTTP framing delivers every byte Content-Length promises or fails: fewer means something read some first.
-  if (!hostBody && declared !== null && bytes.byteLength < Number(declared)) {
+  if (!hostBody && declared !== undefined && bytes.byteLength < declared) {
     throw bodyTaken(
       `The request body ended after ${bytes.byteLength} of the ${declared} bytes its Content-Length promised: something in front of the Pet Store read part of it.`,
     );
@@ -74,6 +72,15 @@ export async function readJson(request: ApiRequest, maxBytes: number, hostBody?:
     throw invalidBody(`The request body uses a reserved key: ${forbidden[0]}.`, forbidden[0]);
   }
   return value;
+}
+
+/**
+ * The length `Content-Length` promises, or `undefined` where it promises none: digits only (RFC
+ * 9110 §8.6), so `1e9` or `-1`, which no HTTP parser lets through, are no promise in process either.
+ */
+function declaredLength(request: ApiRequest): number | undefined {
+  const declared = request.headers.get('content-length');
+  return declared !== null && /^[0-9]+$/.test(declared) ? Number(declared) : undefined;
 }
 
 /** JSON.parse, a syntax error being the client's 400. */
