@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { KEY, median, SEED_KEY, SEEDED, seed, startServer, summarize, takeTurns } from './load.mjs';
+import { KEY, median, option, SEED_KEY, SEEDED, seed, startServer, summarize, takeTurns } from './load.mjs';
 
 export { seed } from './load.mjs';
 import { sample, SCENARIOS } from './peers/same-work.mjs';
@@ -161,7 +161,6 @@ The log took ${f(result.log.lines)} lines (${f(result.log.bytes / 2 ** 20, 1)} M
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const quick = process.argv.includes('--quick');
   const settings = { passes: Number(option('passes') ?? (quick ? 2 : 5)), seconds: Number(option('seconds') ?? (quick ? 1.5 : 3)) };
   const started = Date.now();

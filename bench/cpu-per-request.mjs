@@ -4,9 +4,9 @@
 // to the first kind steadier still.
 import autocannon from 'autocannon';
 import { cpuMicros as cpu, KEY, median, startServer } from './http.mjs';
+import { option } from './load.mjs';
 import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
 
-const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const kinds = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const seconds = Number(option('seconds', 2));
 const rounds = Number(option('rounds', 5));

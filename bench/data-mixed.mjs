@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { option } from './load.mjs';
 
 /** The goal: the command on `--data` serves the mixed load at least this many req/s. */
 export const DATA_MIXED_GOAL = 5_000;
@@ -167,7 +168,6 @@ Goal ≥ ${f(DATA_MIXED_GOAL)} req/s on \`--data\`: ${f(result.data.rps)}, ${met
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const quick = process.argv.includes('--quick');
   const settings = { passes: Number(option('passes') ?? (quick ? 2 : 5)), seconds: Number(option('seconds') ?? (quick ? 2 : 5)) };
   const started = Date.now();

@@ -110,5 +110,8 @@ export async function takeTurns(groups, { passes, seconds, onPass }) {
   return runs;
 }
 
+/** The value of a script's `--name=value` argument, or `fallback` when it has none. */
+export const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+
 /** A number in en-US style with `digits` decimals. */
 export const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

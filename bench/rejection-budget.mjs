@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seed, startCommand } from './command.mjs';
 import { GOALS, REJECTIONS } from './http.mjs';
-import { KEY, median, ratioPerPass, startServer, takeTurns } from './load.mjs';
+import { KEY, median, option, ratioPerPass, startServer, takeTurns } from './load.mjs';
 import { assertSameWork, SCENARIOS } from './peers/same-work.mjs';
 
-const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const works = option('work', '0,3,6,9').split(',').map(Number);
 const passes = Number(option('passes', 5));
 const seconds = Number(option('seconds', 2));
@@ -47,7 +46,6 @@ try {
     const cpu = rows.map((j) => median(runs.get(j).map((r) => r.cpu)).toFixed(1)).join(' · ');
     console.log(`| ${label} | ${ratios.join(' | ')} | ${cpu} |`);
   }
-  console.log(`\nThe command's GET: ${median(get.runs.map((r) => r.cpu)).toFixed(1)} µs of CPU an answer.`);
 } finally {
   for (const server of Object.values(servers)) server.stop();
   rmSync(directory, { recursive: true, force: true });
