@@ -2,7 +2,8 @@
 import type { ManualClock } from '../controls/clock.ts';
 import type { Controls } from '../controls/controls.ts';
 import type { FaultInjector, FaultRule } from '../controls/faults.ts';
-import { controlLayers, type ControlLayers } from '../controls/layers.ts';
+import { controlLayers, type ControlBounds, type ControlLayers } from '../controls/layers.ts';
+import type { Sandboxes } from '../controls/sandboxes.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { createAnswer, handleOf, resolveOptions, type Answer, type Handle, type PetStoreOptions, type ResolvedOptions } from '../src/index.ts';
 import { observedAnswer, withBoundary, type Observer } from './boundary.ts';
@@ -24,6 +25,8 @@ export interface Composition {
   readonly observe?: Observer;
   /** The fake backend's layers, from the products that can have one: needed for `clock`, `config.admin` and `standingFaults`. */
   readonly layers?: ControlLayers;
+  /** How much the fake backend keeps (sandboxes, their idle time, the journal), when `config.admin` does not say. */
+  readonly bounds?: ControlBounds;
 }
 
 /** A product's parts: the handler in both its forms, and its controls if it has them. */
@@ -34,6 +37,8 @@ export interface Composed {
   /** The same answers as replies, when no layer needs a Response (no hooks, admin API, controls or faults): the direct node:http path. */
   readonly answer: Answer | undefined;
   readonly controls: Controls | undefined;
+  /** The sandboxes beside the controls' world. */
+  readonly sandboxes: Sandboxes | undefined;
   /** The faults in front of the API, when any can be injected. */
   readonly faults: FaultInjector | undefined;
 }
@@ -46,15 +51,16 @@ export interface Composed {
  * @example
  * const { handle } = compose({ config: resolveOptions({ apiKeys: { k: 'free' } }) });
  */
-export function compose({ config, clock, standingFaults = [], observe, layers }: Composition): Composed {
+export function compose({ config, clock, standingFaults = [], observe, layers, bounds }: Composition): Composed {
   const controlled = clock !== undefined || config.admin !== undefined;
   if ((controlled || standingFaults.length > 0) && !layers) throw new TypeError('compose: a clock, the admin API or standing faults need the control layers');
   const api = controlled ? undefined : createAnswer(config);
   let inner: Handle;
   let controls: Controls | undefined;
+  let sandboxes: Sandboxes | undefined;
   let faults: FaultInjector | undefined;
   if (controlled) {
-    ({ controls, handle: inner } = layers!.controlled(config, clock, standingFaults));
+    ({ controls, sandboxes, handle: inner } = layers!.controlled(config, clock, standingFaults, bounds));
     faults = controls.faults;
   } else if (standingFaults.length > 0) {
     ({ faults, handle: inner } = layers!.faulty(handleOf(api!), config, standingFaults));
@@ -67,6 +73,7 @@ export function compose({ config, clock, standingFaults = [], observe, layers }:
     handle: withBoundary(inner, config, observe),
     answer: plain ? observedAnswer(api, config, observe) : undefined,
     controls,
+    sandboxes,
     faults,
   };
 }

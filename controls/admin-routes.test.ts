@@ -9,7 +9,7 @@ describe('GET /__admin/faults', () => {
     const faults = createFaults();
     faults.inject({ status: 503, path: /^\/v1\/pets$/ });
     const list = adminRoutes({ faults } as unknown as Controls).find((route) => route.path === '/faults')!.methods.GET!;
-    const reply = await list({ request: new Request('http://localhost/__admin/faults'), body: async () => undefined });
+    const reply = await list({ request: new Request('http://localhost/__admin/faults'), body: async () => undefined, params: {} });
     expect(reply.status).toBe(200);
     expect(JSON.parse(JSON.stringify(reply.body))).toEqual([{ status: 503, path: '/^\\/v1\\/pets$/', id: 'fault-1', left: 1 }]);
   });

@@ -10,6 +10,8 @@ import type { PendingFault } from './faults.ts';
 interface AdminInput {
   readonly request: Request;
   readonly body: () => Promise<unknown>;
+  /** The path's parameters (`{id}` in `/sandboxes/{id}`). */
+  readonly params: Readonly<Record<string, string>>;
   /** The prefix the host mounted the store under (`/api`), `''` or absent for none: the admin document's server. */
   readonly mountPath?: string;
 }

@@ -19,6 +19,8 @@ import {
 import { adminRoutes } from './admin-routes.ts';
 import { pathAndQuery } from './journal.ts';
 import type { Controls } from './controls.ts';
+import { noSuchSandbox, sandboxRoutes } from './sandbox-routes.ts';
+import type { Sandboxes } from './sandboxes.ts';
 
 /** Where the admin API is mounted, under the host's mount path. */
 export const ADMIN_PATH = '/__admin';
@@ -35,15 +37,40 @@ function sameSecret(given: string, expected: string): boolean {
 /** Resolved options with the admin API on. */
 export type AdminOptions = ResolvedOptions & { readonly admin: { readonly token: string } };
 
-/**
- * `controls.handle` with the admin API in front of it: requests under `/__admin` (below the mount
- * path) are answered here, never reaching the request path, its faults, limits or journal.
- */
-export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, onError }: AdminOptions): Handle {
-  const { handle } = controls;
-  const routes = adminRoutes(controls);
+/** A fake backend's worlds: the main one, and the sandboxes beside it. */
+export interface Worlds {
+  readonly main: Controls;
+  readonly sandboxes: Sandboxes;
+  /** Every API request, sent to the world its key belongs to. */
+  readonly handle: Handle;
+}
 
-  async function answer(request: Request, host: Host, path: string): Promise<Reply> {
+/** The admin routes of one world, made once per world. */
+const routesOfWorld = new WeakMap<Controls, ReturnType<typeof adminRoutes>>();
+function worldRoutes(controls: Controls) {
+  let routes = routesOfWorld.get(controls);
+  if (!routes) routesOfWorld.set(controls, (routes = adminRoutes(controls)));
+  return routes;
+}
+
+/** The routes `path` is among, and the path within them: `/sandboxes/{id}/…` is that sandbox's own admin API. */
+function routesFor(path: string, { main, sandboxes }: Worlds, ofSandboxes: ReturnType<typeof sandboxRoutes>) {
+  const below = /^\/sandboxes\/([^/]+)(\/.+)$/.exec(path);
+  if (!below) return { routes: path.startsWith('/sandboxes') ? ofSandboxes : worldRoutes(main), path };
+  const sandbox = sandboxes.get(below[1]!);
+  if (!sandbox) throw noSuchSandbox(below[1]!);
+  return { routes: worldRoutes(sandbox.controls), path: below[2]! };
+}
+
+/**
+ * The worlds' handle with the admin API in front of it: requests under `/__admin` (below the mount
+ * path) are answered here, never reaching the request path, its faults, limits or journals.
+ */
+export function withAdmin(worlds: Worlds, { admin: { token }, maxBodyBytes, onError }: AdminOptions): Handle {
+  const { handle } = worlds;
+  const ofSandboxes = sandboxRoutes(worlds.sandboxes);
+
+  async function answer(request: Request, host: Host, fullPath: string): Promise<Reply> {
     const given = bearerToken(request.headers.get('authorization'));
     if (given === undefined || !sameSecret(given, token)) {
       throw new ApiError({
@@ -53,11 +80,12 @@ export function withAdmin(controls: Controls, { admin: { token }, maxBodyBytes, 
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' },
       });
     }
-    const match = matchRoute(routes, path);
+    const { routes, path } = routesFor(fullPath, worlds, ofSandboxes);
+    const match = matchRoute<(typeof routes)[number]>(routes, path);
     if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in the admin API; see /__admin/openapi.json.' });
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = handlerFor(match.route, request.method);
-    return operation({ request, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });
+    return operation({ request, params: match.params, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });
   }
 
   const respond = (reply: Reply, request: Request, host: Host) => render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });

@@ -5,7 +5,18 @@
  */
 export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
 export { connectionReset, isConnectionReset, type Answer, type Handle, type Injected } from './handle.ts';
-export { PET_STORE_OPTION_NAMES, assertKnownOptions, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
+export {
+  ADMIN_BOUNDS,
+  adminBound,
+  PET_STORE_OPTION_NAMES,
+  assertKnownOptions,
+  resolveOptions,
+  type AdminOptions,
+  type Exchange,
+  type PetStoreOptions,
+  type ResolvedAdmin,
+  type ResolvedOptions,
+} from './options.ts';
 
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
 export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';

@@ -85,7 +85,7 @@ export interface PetStoreOptions {
    * `Authorization: Bearer <token>`. Pets and limits are then kept in memory (no `storage` or
    * `limitStore`). Default: off, and `/__admin` is a 404.
    */
-  readonly admin?: { readonly token: string };
+  readonly admin?: AdminOptions;
   /**
    * Sees every request the handler answers, as it arrives (API calls, preflights, 404s outside the
    * base path, `/healthz`). Observe only: do not read its body. What it throws goes to `onError`.
@@ -139,7 +139,7 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly banDurationMs: number;
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
-  readonly admin: { readonly token: string } | undefined;
+  readonly admin: ResolvedAdmin | undefined;
   /** What the store tells once: shared by every API a fake backend rebuilds from these options. */
   readonly warnings: Warnings;
 }
@@ -210,15 +210,61 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   };
 }
 
-/** The `admin` option, or a TypeError: a token of 16 characters or more, and the memory stores the admin API resets. */
-function checkAdmin({ admin, storage, limitStore }: PetStoreOptions): { readonly token: string } {
+/**
+ * The admin API's settings: its token, and the bounds of what it keeps (the command's
+ * `--admin-token`, `--sandboxes`, `--sandbox-idle` and `--journal`).
+ *
+ * @example
+ * const admin: AdminOptions = { token: 'my-admin-token-0123', sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000 };
+ */
+export interface AdminOptions {
+  /** The Bearer token every admin call carries: 16 characters or more. */
+  readonly token: string;
+  /** The most sandboxes at once, 1 to 100,000; one more is a 409. Default 1,000. */
+  readonly sandboxes?: number;
+  /** A sandbox no request or admin call has used for this many minutes (1 to 10,080, a week) is deleted. Default 30. */
+  readonly sandboxIdleMinutes?: number;
+  /** The exchanges each world's journal keeps, newest first to stay, 1 to 1,000,000. Default 10,000. */
+  readonly journal?: number;
+}
+
+/** {@link AdminOptions} checked, every bound filled in. */
+export type ResolvedAdmin = Required<AdminOptions>;
+
+/** The bounds of the admin API's settings, and their defaults: the command's flags check against them too. */
+export const ADMIN_BOUNDS = {
+  sandboxes: { min: 1, max: 100_000, default: 1_000 },
+  sandboxIdleMinutes: { min: 1, max: 10_080, default: 30 },
+  journal: { min: 1, max: 1_000_000, default: 10_000 },
+} as const;
+
+/** The `admin` option, or a TypeError: a token of 16 characters or more, bounds in range, and the memory stores the admin API resets. */
+function checkAdmin({ admin, storage, limitStore }: PetStoreOptions): ResolvedAdmin {
   if (typeof admin !== 'object' || admin === null) throw new TypeError('admin must be an object like { token: "<16 or more characters>" }');
-  assertKnownOptions(admin, ['token'], 'admin');
+  assertKnownOptions(admin, ['token', ...Object.keys(ADMIN_BOUNDS)], 'admin');
   if (typeof admin.token !== 'string' || admin.token.trim().length < 16) throw new TypeError('admin.token must be a string of 16 or more characters');
   if (storage !== undefined || limitStore !== undefined) {
     throw new TypeError('admin works with the built-in memory stores, which it resets: leave out storage and limitStore');
   }
-  return { token: admin.token };
+  const bounded = (name: keyof typeof ADMIN_BOUNDS) => adminBound(name, admin[name], `admin.${name}`);
+  return { token: admin.token, sandboxes: bounded('sandboxes'), sandboxIdleMinutes: bounded('sandboxIdleMinutes'), journal: bounded('journal') };
+}
+
+/**
+ * `value` of the admin setting `name` (its default when `undefined`), or a TypeError naming it as
+ * `label` with its range: the `admin` option's check, and the test kit's of the same settings.
+ *
+ * @example
+ * adminBound('journal', undefined, 'journal'); // 10000
+ * adminBound('sandboxes', 0, 'sandboxes'); // TypeError: sandboxes must be a whole number from 1 to 100000
+ */
+export function adminBound(name: keyof typeof ADMIN_BOUNDS, value: unknown, label: string): number {
+  const { min, max, default: fallback } = ADMIN_BOUNDS[name];
+  const chosen = value ?? fallback;
+  if (typeof chosen !== 'number' || !Number.isSafeInteger(chosen) || chosen < min || chosen > max) {
+    throw new TypeError(`${label} must be a whole number from ${min} to ${max}`);
+  }
+  return chosen;
 }
 
 /** Every option of {@link PetStoreOptions}: a Record over its keys, so a new option must be listed to compile. */

@@ -1,13 +1,15 @@
 /** createTestPetStore: the Pet Store as a fake backend in process, on the same controls the admin API serves over HTTP. */
 import { manualClock, type ManualClock } from '../controls/clock.ts';
+import type { Controls } from '../controls/controls.ts';
 import type { Faults } from '../controls/faults.ts';
 import { verifyRequests, type RecordedExchange, type Verification } from '../controls/journal.ts';
 import { controlLayers } from '../controls/layers.ts';
+import type { SandboxKeys } from '../controls/sandbox-keys.ts';
 import { compose } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
 import { toPetStore } from '../compose/pet-store.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
-import { apiKeyEntries, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
+import { adminBound, apiKeyEntries, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
 
 /** A ready API key per plan; a test store accepts all of them. */
 export const TEST_KEYS = {
@@ -28,28 +30,30 @@ const TEST_PLANS = {
 export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'storage' | 'limitStore'> {
   /** Where the manual clock starts. Default: the real time at creation. */
   readonly start?: Date | number | string;
+  /** The most {@link TestPetStore.sandbox | sandboxes} at once, 1 to 100,000. Default 1,000 (or `admin.sandboxes`). */
+  readonly sandboxes?: number;
+  /** A sandbox unused this many real minutes is deleted, 1 to 10,080. Default 30 (or `admin.sandboxIdleMinutes`). */
+  readonly sandboxIdleMinutes?: number;
+  /** The exchanges each journal keeps, 1 to 1,000,000. Default 10,000 (or `admin.journal`). */
+  readonly journal?: number;
 }
 
 /**
- * A Pet Store for tests: a handler (serve it, or mount it, like any Pet Store) plus controls.
+ * The controls of one world: the test store's own, and each sandbox's.
  *
  * @example
- * const petstore: TestPetStore = createTestPetStore({ start: '2026-01-01T00:00:00Z' });
- * petstore.clock.advance(60_000);
+ * const world: WorldControls = petstore; // or: await petstore.sandbox()
+ * world.clock.advance(60_000);
  */
-export interface TestPetStore extends PetStoreHandler {
-  /** Exactly the global `fetch`: give it to a client, or assign it to `globalThis.fetch`. No network. */
-  readonly fetch: typeof fetch;
+export interface WorldControls {
   /** The clock every window, ban, key expiry and the sunset date follow. */
   readonly clock: ManualClock;
-  /** A key per plan: `keys.free`, `keys.pro`, `keys.business`, `keys.enterprise`. */
-  readonly keys: typeof TEST_KEYS;
   /** Every exchange so far, oldest first (cleared by `reset`); find them with {@link matching}. */
   readonly requests: readonly RecordedExchange[];
   /** Error answers, network faults and delays for the next requests. */
   readonly faults: Faults;
   /** Stores pets, validated like `POST /pets`; resolves to them with their ids. One invalid pet (a TypeError naming it) stores none. */
-  seed(pets: readonly unknown[]): Promise<Pet[]>;
+  seed(pets: SeedInput): Promise<Pet[]>;
   /** Everything stored, in id order. */
   pets(): Promise<Pet[]>;
   /**
@@ -61,6 +65,49 @@ export interface TestPetStore extends PetStoreHandler {
   verify(verification: Verification): void;
   /** Throws an Error listing the faults that never applied, if any. */
   assertNoPendingFaults(): void;
+}
+
+/** What `seed` takes. */
+type SeedInput = Parameters<Controls['seed']>[0];
+
+/**
+ * A world of its own inside a test store: pets and ids from 1, quotas and bans, idempotency keys,
+ * clock, faults and journal. Requests carrying one of its `keys` live in it, whichever `fetch` or
+ * server they reach the store by.
+ *
+ * @example
+ * await using sandbox = await petstore.sandbox({ seed: [{ name: 'Rex', categoryId: 1 }] });
+ * await petstore.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${sandbox.keys.free}` } });
+ */
+export interface TestSandbox extends WorldControls {
+  /** Its id, as `GET /__admin/sandboxes` lists it when the store serves the admin API. */
+  readonly id: string;
+  /** A key per plan: `keys.free`, `keys.pro`, `keys.business`. */
+  readonly keys: SandboxKeys;
+  /** Ends its held requests with a 503 and deletes it: its keys get 401 from then on. */
+  delete(): Promise<void>;
+  /** `delete()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A Pet Store for tests: a handler (serve it, or mount it, like any Pet Store) plus controls.
+ *
+ * @example
+ * const petstore: TestPetStore = createTestPetStore({ start: '2026-01-01T00:00:00Z' });
+ * petstore.clock.advance(60_000);
+ */
+export interface TestPetStore extends PetStoreHandler, WorldControls {
+  /** Exactly the global `fetch`: give it to a client, or assign it to `globalThis.fetch`. No network. */
+  readonly fetch: typeof fetch;
+  /** A key per plan: `keys.free`, `keys.pro`, `keys.business`, `keys.enterprise`. */
+  readonly keys: typeof TEST_KEYS;
+  /**
+   * Opens a {@link TestSandbox}, a world of its own (seeded with `seed`, anything `seed()` takes).
+   * Its `reset()` and this store's leave each other alone. Rejects with an Error naming the cap
+   * when `sandboxes` are open.
+   */
+  sandbox(options?: { readonly seed?: SeedInput }): Promise<TestSandbox>;
 }
 
 /**
@@ -77,7 +124,7 @@ export interface TestPetStore extends PetStoreHandler {
  * });
  */
 export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetStore {
-  const { start, ...storeOptions } = options;
+  const { start, sandboxes: most, sandboxIdleMinutes, journal, ...storeOptions } = options;
   const clock = manualClock(start);
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
   // Checked once, so a bad option throws here; reset() swaps only the state.
@@ -85,16 +132,44 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   // Its callers are the test's own code in this process (MSW hands it Requests, with no address to
   // pass): one caller sharing one bucket is what a test means, not a host's mistake.
   config.warnings.mute('PETSTORE_NO_CLIENT_ADDRESS');
-  const composed = compose({ config, clock, layers: controlLayers });
-  const controls = composed.controls!;
+  const bounds = {
+    sandboxes: adminBound('sandboxes', most ?? config.admin?.sandboxes, 'sandboxes'),
+    sandboxIdleMinutes: adminBound('sandboxIdleMinutes', sandboxIdleMinutes ?? config.admin?.sandboxIdleMinutes, 'sandboxIdleMinutes'),
+    journal: adminBound('journal', journal ?? config.admin?.journal, 'journal'),
+  };
+  const composed = compose({ config, clock, layers: controlLayers, bounds });
+  const sandboxes = composed.sandboxes!;
   const petstore = toPetStore(composed, nodeListener);
 
-  return Object.assign(petstore, {
+  const sandbox = async ({ seed }: { readonly seed?: SeedInput } = {}): Promise<TestSandbox> => {
+    const opened = sandboxes.open();
+    if (!opened) throw new Error(`sandbox: ${sandboxes.max} sandboxes are open, the most at once (the sandboxes option); delete one first`);
+    const { id, keys, controls } = opened;
+    if (seed !== undefined) await controls.seed(seed);
+    const remove = async () => void sandboxes.delete(id);
+    return Object.defineProperties(worldControls(controls), {
+      id: { value: id, enumerable: true },
+      keys: { value: keys, enumerable: true },
+      delete: { value: remove },
+      [Symbol.asyncDispose]: { value: remove },
+    }) as TestSandbox;
+  };
+  return Object.defineProperties(petstore, {
     // The standard fetch: a second argument is a RequestInit, never a server context.
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) => petstore(new Request(input, init))) as typeof fetch,
-    clock,
-    keys: TEST_KEYS,
-    requests: controls.requests,
+    fetch: { value: ((input: RequestInfo | URL, init?: RequestInit) => petstore(new Request(input, init))) as typeof fetch },
+    keys: { value: TEST_KEYS, enumerable: true },
+    sandbox: { value: sandbox },
+    ...Object.getOwnPropertyDescriptors(worldControls(composed.controls!)),
+  }) as unknown as TestPetStore;
+}
+
+/** The test kit's face of one world's controls; `requests` read live, as a reset or the ring changes them. */
+function worldControls(controls: Controls): WorldControls {
+  return {
+    clock: controls.clock,
+    get requests() {
+      return controls.requests;
+    },
     faults: controls.faults,
     seed: controls.seed,
     pets: controls.pets,
@@ -104,5 +179,5 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
       const pending = controls.faults.list();
       if (pending.length > 0) throw new Error(`${pending.length} fault(s) never applied:\n${pending.map((fault) => `  ${JSON.stringify(fault)}`).join('\n')}`);
     },
-  });
+  };
 }

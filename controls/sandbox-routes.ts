@@ -1,0 +1,77 @@
+/** The admin API's `/__admin/sandboxes` routes: open, list, read and delete sandboxes; each one's own admin routes sit below its id. */
+import * as v from 'valibot';
+import { ApiError, parseInput, type Reply } from '../src/index.ts';
+import { SeedSchema } from './admin-schemas.ts';
+import type { AdminOperation } from './admin-routes.ts';
+import { pathAndQuery } from './journal.ts';
+import type { Sandbox, Sandboxes } from './sandboxes.ts';
+
+/** The body of `POST /__admin/sandboxes`: nothing, or what `POST /__admin/seed` takes. */
+export const NewSandboxSchema = v.pipe(
+  v.strictObject(
+    { seed: v.optional(v.pipe(SeedSchema, v.description('Pets to start with: anything POST /__admin/seed takes.'))) },
+    (issue) => (issue.expected === 'never' ? 'is not a field of a new sandbox (only "seed")' : 'must be a JSON object, {} or {"seed": …}'),
+  ),
+  v.title('NewSandbox'),
+  v.description('An empty object for an empty sandbox, or the pets it starts with.'),
+);
+
+/** A sandbox as the admin API shows it: its id, its keys and its times (real time, ISO). */
+function shown({ id, keys, createdAt, lastUsedAt }: Sandbox) {
+  return { id, keys, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString() };
+}
+
+/** The 404 of a sandbox id no sandbox has (any more). */
+export function noSuchSandbox(id: string): ApiError {
+  return new ApiError({
+    status: 404,
+    code: 'not_found',
+    message: `There is no sandbox ${JSON.stringify(id)}: it was deleted, idle too long, or never opened; GET /__admin/sandboxes lists them.`,
+  });
+}
+
+/** The 409 when `max` sandboxes are open: it names the cap and the two ways past it. */
+function tooMany(max: number): Reply {
+  const message =
+    `There are already ${max} sandboxes, the most at once (--sandboxes, or the admin option sandboxes): ` +
+    'delete one with DELETE /__admin/sandboxes/{id}, or raise the cap.';
+  return { status: 409, body: { code: 'too_many_sandboxes', message, status: 409 } };
+}
+
+/** A POST with no body at all (curl -X POST): an empty sandbox, as `{}` asks. */
+const isBodiless = ({ headers }: Request) =>
+  !headers.has('content-type') && !headers.has('transfer-encoding') && (headers.get('content-length') ?? '0') === '0';
+
+/** The routes of the sandboxes themselves; what is below `/sandboxes/{id}/` is each sandbox's own admin API (see admin.ts). */
+export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Partial<Record<string, AdminOperation>> }[] {
+  return [
+    {
+      path: '/sandboxes',
+      methods: {
+        GET: () => ({ status: 200, body: sandboxes.list().map(shown) }),
+        async POST({ request, body }) {
+          const { seed } = parseInput(NewSandboxSchema, isBodiless(request) ? {} : await body(), 'body');
+          const sandbox = sandboxes.open();
+          if (!sandbox) return tooMany(sandboxes.max);
+          if (seed !== undefined) await sandbox.controls.seed(seed);
+          const { id, keys } = sandbox;
+          return { status: 201, body: { id, keys }, headers: { Location: `${pathAndQuery(request.url).path}/${id}` } };
+        },
+      },
+    },
+    {
+      path: '/sandboxes/{id}',
+      methods: {
+        GET: ({ params }) => {
+          const sandbox = sandboxes.get(params.id!);
+          if (!sandbox) throw noSuchSandbox(params.id!);
+          return { status: 200, body: shown(sandbox) };
+        },
+        DELETE: ({ params }) => {
+          if (!sandboxes.delete(params.id!)) throw noSuchSandbox(params.id!);
+          return { status: 204 };
+        },
+      },
+    },
+  ];
+}
