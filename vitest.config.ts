@@ -11,7 +11,8 @@
  *                (test/lint)
  *   e2e          the built package as users run it (`npm run build` first; `npm test` does): the command
  *                (test/cli), the products (test/compose), a generated client (test/consumer), the docs' blocks
- *                (test/docs), what npm pack ships (test/package), the examples
+ *                (test/docs), what npm pack ships (test/package), Playwright's runner on the fixture
+ *                (test/playwright), the examples
  *   system       real parts beyond Node: Chromium, redis-server, PostgreSQL and PGlite, network namespaces (root),
  *                Deno, Bun and Node 24 from npm, workerd, consumers' type checks of the packed package
  *

@@ -66,6 +66,12 @@ describe('the access log line', () => {
     expect(lineFor(keys, 'http://localhost/?k=%73hort-k1')).toBe('GET /?k=[redacted] 200 1.0ms 127.0.0.1');
   });
 
+  it('redacts a sandbox key by its shape, with no list of sandboxes, typed or percent-encoded', () => {
+    const sandboxKey = `psbx_0123456789ab_pro_${'x'.repeat(32)}`;
+    expect(lineFor(['a-key-of-twenty-chars'], `http://localhost/v1/pets?key=${sandboxKey}`)).toBe('GET /v1/pets?key=[redacted] 200 1.0ms 127.0.0.1');
+    expect(lineFor([], `http://localhost/v1/pets?key=%70${sandboxKey.slice(1)}`)).toBe('GET /v1/pets?key=[redacted] 200 1.0ms 127.0.0.1');
+  });
+
   it('writes a path shorter than every key as it came', () => {
     expect(lineFor(['a-key-of-twenty-chars'], 'http://localhost/v1/pets?limit=2')).toBe('GET /v1/pets?limit=2 200 1.0ms 127.0.0.1');
   });

@@ -1,5 +1,6 @@
 /** The petstore-service command's access log: one line per answered request, told by the composition's observer (no Response needed, so node:http keeps its direct path). */
 import type { Answered } from '../compose/boundary.ts';
+import { redactSecrets } from '../controls/redaction.ts';
 
 /** `text` for people (`GET /v1/pets?limit=7 200 1.2ms 127.0.0.1`), `json` for log collectors. */
 export type LogFormat = 'text' | 'json';
@@ -17,11 +18,15 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
 /**
  * The observer that writes one line per answer: method, path with query, status,
  * milliseconds (to 0.1) and the caller's address (`-` when unknown). Never a header value, and
- * never a key: one of `keys` misplaced in the path or query (as typed or percent-encoded) is
- * written as `[redacted]`.
+ * never a key: one of `keys`, or a sandbox key, misplaced in the path or query (as typed or
+ * percent-encoded) is written as `[redacted]`.
+ *
+ * @example
+ * const observe = accessLog('text', ['my-key-0123'], lineWriter(process.stdout));
+ * // GET /v1/pets?key=[redacted] 401 0.4ms 127.0.0.1
  */
 export function accessLog(format: LogFormat, keys: Iterable<string>, write: (line: string) => void): (answered: Answered) => void {
-  const redact = keyRedactor([...keys]);
+  const redact = redactSecrets(keys);
   return ({ request, status, ms, clientAddress }) => {
     const path = redact(pathOf(request.url));
     const tenths = Math.round(ms * 10) / 10;
@@ -79,23 +84,4 @@ export function lineWriter(sink: LineSink): (line: string) => void {
     // Unref'd: a waiting line never keeps the process alive (it is written on exit).
     else if (timer === undefined) timer = setTimeout(flush, FLUSH_AFTER_MS).unref();
   };
-}
-
-/** A function that replaces every spelling of any of `keys` in a URL's path and query with `[redacted]`. */
-function keyRedactor(keys: readonly string[]): (text: string) => string {
-  if (keys.length === 0) return (text) => text;
-  // Longest first, so a key that contains another is replaced whole.
-  const spellings = [...keys].sort((a, b) => b.length - a.length).map((key) => [...key].map(spellingsOf).join(''));
-  const pattern = new RegExp(spellings.join('|'), 'g');
-  // Any spelling of a key is at least as long as the key (percent-encoding only lengthens it), so
-  // a shorter path holds none: most paths (`/v1/pets`) skip the pattern (~1 µs of a logged GET).
-  const shortest = Math.min(...keys.map((key) => key.length));
-  return (text) => (text.length < shortest ? text : text.replace(pattern, '[redacted]'));
-}
-
-/** A pattern for one character of a key: itself, or percent-encoded in either case of hex digits. */
-function spellingsOf(character: string): string {
-  const hex = character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
-  const encoded = [...hex].map((digit) => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit)).join('');
-  return `(?:${character.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}|%${encoded})`;
 }

@@ -7,7 +7,9 @@ import { toPetStore } from '../compose/pet-store.ts';
 import type { FaultRule } from '../controls/faults.ts';
 import { controlLayers } from '../controls/layers.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
-import { PetStoreWarning, resolveOptions, type Plan } from '../src/index.ts';
+import { PetStoreWarning, resolveOptions, seedPets, type Pet, type Plan } from '../src/index.ts';
+import { generatedPets } from '../controls/generated-pets.ts';
+import { delayInWords } from './demo-flags.ts';
 import { accessLog, lineWriter } from './access-log.ts';
 import { readSettings, type Settings } from './settings.ts';
 import { openStores, StoreError, type Stores } from './stores.ts';
@@ -48,8 +50,19 @@ Options:
                        turn on the admin API under /__admin (env PETSTORE_ADMIN_TOKEN, 16+
                        characters): reset, seed, clock, faults and the request journal
                        over HTTP, with Authorization: Bearer <t>. In-memory stores only
-      --delay <ms>     for demos: answer every request this much later
+      --sandboxes <n>  with --admin-token: the most sandboxes (worlds of their own, opened
+                       with POST /__admin/sandboxes) at once, default 1000
+      --sandbox-idle <minutes>
+                       with --admin-token: delete a sandbox unused this long, default 30
+      --journal <n>    with --admin-token: the requests each journal keeps, default 10000
+      --delay <ms|min-max>
+                       for demos: answer every request this much later; a range
+                       (100-400) draws each request's delay from it
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
+      --generate <count>[:<seed>]
+                       start with this many realistic pets (1..10000), the same for
+                       the same count and seed (default 1) everywhere. With --data,
+                       --database-url or --redis: only if the store holds no pets
       --log <format>   the access log on stdout, one line per request: text
                        (default; GET /v1/pets?limit=7 200 1.2ms 127.0.0.1) or json
                        (one object per line). Never a key or a header value
@@ -66,8 +79,8 @@ Examples:
   PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0 --log json
   # a fake backend for end-to-end tests, controlled over HTTP under /__admin
   petstore-service --key e2e-key:free --admin-token my-admin-token-0123
-  # a slow, flaky backend for a demo: every answer 300 ms late, one in ten a 503
-  petstore-service --delay 300 --fail-rate 0.1
+  # a slow, flaky backend with 200 pets for a demo: each answer 100 to 400 ms late, one in ten a 503
+  petstore-service --generate 200 --delay 100-400 --fail-rate 0.1
   # pets and limits kept in ./petstore-data across restarts
   petstore-service --data ./petstore-data
   # pets and limits in PostgreSQL, shared by every instance started this way
@@ -111,26 +124,37 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
-  { delayMs, failRate, adminToken, log, trustProxy }: Settings,
+  { delayMs, failRate, adminToken, adminBounds, log, trustProxy }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
-): PetStore {
+): { readonly petstore: PetStore; readonly seed: (generate: NonNullable<Settings['generate']>) => Promise<string> } {
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
   const config = resolveOptions({
     apiKeys,
     onError,
     ...(storage && { storage }),
     ...(limitStore && { limitStore }),
-    ...(adminToken && { admin: { token: adminToken } }),
+    ...(adminToken && { admin: { token: adminToken, ...adminBounds } }),
     trustProxy,
   });
   const standingFaults: FaultRule[] = [];
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
   if (failRate) standingFaults.push({ status: 503, probability: failRate, times: 'always' });
   // The access log watches from outside the faults and the admin API: it shows the 503s they answer and the time they add.
-  const observe = log && accessLog(log, apiKeys.keys(), lineWriter(stdout));
+  const observe = log && accessLog(log, [...apiKeys.keys(), ...(adminToken ? [adminToken] : [])], lineWriter(stdout));
   // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
-  return toPetStore(compose({ config, standingFaults, ...(observe && { observe }), layers: controlLayers }), nodeListener);
+  const composed = compose({ config, standingFaults, ...(observe && { observe }), layers: controlLayers });
+  const { controls } = composed;
+  // The admin API's store is fresh memory; a durable one is seeded on its first start only, so a
+  // restart neither doubles the pets nor gives the same names new ids.
+  const seed = async (generate: NonNullable<Settings['generate']>) => {
+    const flag = `--generate ${generate.count}:${generate.seed}`;
+    if (!controls && (await config.storage.list({ after: 0, limit: 1 })).length > 0) return `Pets: the store already holds some, so ${flag} added none.`;
+    const pets = generatedPets(generate);
+    const stored: Pet[] = controls ? await controls.seed(pets) : await seedPets(config.storage, pets);
+    return `Pets: ${stored.length} generated (${flag}), ids ${stored[0]!.id} to ${stored.at(-1)!.id}.`;
+  };
+  return { petstore: toPetStore(composed, nodeListener), seed };
 }
 
 /**
@@ -213,7 +237,14 @@ async function main(): Promise<void> {
     if (error instanceof StoreError) fail(2, error.message);
     throw error;
   }
-  const handler = demoPetStore(apiKeys, settings, stores, stdout);
+  const { petstore: handler, seed } = demoPetStore(apiKeys, settings, stores, stdout);
+  let seeded: string | undefined;
+  try {
+    seeded = settings.generate && (await seed(settings.generate));
+  } catch (error) {
+    // A store that fails now would fail every request: say so before serving, as for a store that cannot open.
+    fail(1, `--generate could not store the pets: ${(error as Error).message}`);
+  }
   let running: RunningPetStore;
   try {
     running = await serve(handler, { port: settings.port, hostname: settings.host });
@@ -222,10 +253,13 @@ async function main(): Promise<void> {
   }
   closeOnSignals(running, stores);
   const { url } = running;
-  const lines = [`Pet Store API listening on ${url}`, stores.banner];
+  const lines = [`Pet Store API listening on ${url}`, stores.banner, ...(seeded ? [seeded] : [])];
   if (settings.adminToken) lines.push(`Admin API on ${new URL('/__admin', url).href} (Authorization: Bearer <the admin token>)`);
   if (settings.delayMs || settings.failRate) {
-    const faults = [settings.delayMs && `every answer ${settings.delayMs} ms late`, settings.failRate && `${settings.failRate * 100}% of answers 503`];
+    const faults = [
+      settings.delayMs && `every answer ${delayInWords(settings.delayMs)} late`,
+      settings.failRate && `${settings.failRate * 100}% of answers 503`,
+    ];
     lines.push(`Demo faults: ${faults.filter(Boolean).join(', ')}.`);
   }
   if (generatedKey) {

@@ -1,9 +1,12 @@
 /** What the petstore-service command's flags and environment ask for, read and checked before anything starts. */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createCallerAddress, type Plan } from '../src/index.ts';
+import { ADMIN_BOUNDS, createCallerAddress, type Plan } from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
 import { readLogFormat, type LogFormat } from './access-log.ts';
+import { readDelay, readGenerate } from './demo-flags.ts';
+import type { DelayRange } from '../controls/faults.ts';
+import type { GenerateOptions } from '../controls/generated-pets.ts';
 import { readStoreSettings, type StoreSettings } from './stores.ts';
 
 const OPTIONS = {
@@ -13,11 +16,15 @@ const OPTIONS = {
   host: { type: 'string' },
   key: { type: 'string', short: 'k', multiple: true },
   delay: { type: 'string' },
+  generate: { type: 'string' },
   'fail-rate': { type: 'string' },
   data: { type: 'string' },
   'database-url': { type: 'string' },
   redis: { type: 'string' },
   'admin-token': { type: 'string' },
+  sandboxes: { type: 'string' },
+  'sandbox-idle': { type: 'string' },
+  journal: { type: 'string' },
   'trust-proxy': { type: 'string' },
   log: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -31,10 +38,15 @@ export interface Settings {
   readonly host: string;
   readonly apiKeys: Map<string, Plan>;
   readonly keySource: string;
-  readonly delayMs: number;
+  /** `--delay`: a fixed delay, or a range each answer's delay is drawn from. */
+  readonly delayMs: number | DelayRange;
+  /** `--generate`: the pets to start with, if any. */
+  readonly generate: Required<GenerateOptions> | undefined;
   readonly failRate: number;
   readonly stores: StoreSettings;
   readonly adminToken: string | undefined;
+  /** The admin API's bounds (`--sandboxes`, `--sandbox-idle`, `--journal`): each `undefined` for its default. */
+  readonly adminBounds: { readonly sandboxes?: number; readonly sandboxIdleMinutes?: number; readonly journal?: number };
   /** The access log's format; `undefined` with --quiet. */
   readonly log: LogFormat | undefined;
   /** Which proxies' forwarding headers to believe: a hop count or addresses and ranges (the `trustProxy` option). */
@@ -70,12 +82,8 @@ function normalizeArgs(argv: string[]): string[] {
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   const { values } = parseArgs({ args: normalizeArgs(argv), options: OPTIONS });
-  const delayText = values.delay ?? '0';
-  const delayMs = /^[0-9]+$/.test(delayText) ? Number(delayText) : NaN;
-  // The longest wait a timer can hold: a fault rule refuses more, and the command must say so before it starts.
-  if (!Number.isSafeInteger(delayMs) || delayMs > 2 ** 31 - 1) {
-    throw new Error(`--delay must be a whole number of milliseconds from 0 to ${2 ** 31 - 1}, got "${delayText}"`);
-  }
+  const delayMs = readDelay(values.delay);
+  const generate = readGenerate(values.generate);
   const failRateText = values['fail-rate'] ?? '0';
   // Decimal only: Number() would also take "0x1" or "0b1", a 100 % rate no one meant.
   const failRate = /^([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?$/i.test(failRateText) ? Number(failRateText) : NaN;
@@ -92,6 +100,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   const apiKeys = readApiKeys(fromFlags ? values.key!.join(',') : (env.PETSTORE_API_KEYS ?? ''), keySource);
   const stores = readStoreSettings(values, env);
   const adminToken = readAdminToken(values['admin-token'], env, stores);
+  const adminBounds = readAdminBounds(values, adminToken !== undefined);
   const log = readLogFormat(values.log, values.quiet ?? false);
   const trustProxy = readTrustProxy(
     values['trust-proxy'] ?? env.PETSTORE_TRUST_PROXY,
@@ -105,9 +114,11 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     apiKeys,
     keySource,
     delayMs,
+    generate,
     failRate,
     stores,
     adminToken,
+    adminBounds,
     log,
     trustProxy,
   };
@@ -136,6 +147,25 @@ function checkHost(host: string, from: string): void {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) throw new Error(`${from} takes a name or address without a scheme, got "${host}"; e.g. --host 0.0.0.0`);
   if (/^\[.*\]$/.test(host)) throw new Error(`${from} takes an IPv6 address without brackets, e.g. --host ${host.slice(1, -1)}`);
   if (isIP(host) === 0 && /:[0-9]*$/.test(host)) throw new Error(`${from} takes no port, got "${host}"; give the port with --port`);
+}
+
+/** The flags each naming an admin setting, and the setting: a whole number in ADMIN_BOUNDS' range. */
+const ADMIN_FLAGS = { sandboxes: 'sandboxes', 'sandbox-idle': 'sandboxIdleMinutes', journal: 'journal' } as const;
+
+/** `--sandboxes`, `--sandbox-idle` and `--journal`, checked: each only with the admin API, which they bound. */
+function readAdminBounds(values: Partial<Record<keyof typeof ADMIN_FLAGS, string>>, withAdmin: boolean): Settings['adminBounds'] {
+  const bounds: Record<string, number> = {};
+  for (const [flag, name] of Object.entries(ADMIN_FLAGS) as [keyof typeof ADMIN_FLAGS, (typeof ADMIN_FLAGS)[keyof typeof ADMIN_FLAGS]][]) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (!withAdmin) throw new Error(`--${flag} bounds the admin API: give --admin-token too`);
+    const { min, max } = ADMIN_BOUNDS[name];
+    const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
+    const unit = name === 'sandboxIdleMinutes' ? ' of minutes' : '';
+    if (!(value >= min && value <= max)) throw new Error(`--${flag} must be a whole number${unit} from ${min} to ${max}, got "${text}"`);
+    bounds[name] = value;
+  }
+  return bounds;
 }
 
 /** `--admin-token`, else PETSTORE_ADMIN_TOKEN (empty is unset): long enough, and only with the memory stores it resets. */

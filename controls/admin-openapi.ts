@@ -3,139 +3,11 @@
  * API's own is (src/operations/openapi-document.ts), from the valibot schemas that validate the
  * admin bodies (admin-schemas.ts) and from the API's Pet, NewPet and Error schemas.
  */
-import type { JsonSchema } from '@valibot/to-json-schema';
-import {
-  ErrorBodySchema,
-  headerObject,
-  jsonContent,
-  NewPetSchema,
-  OPENAPI_CONTACT,
-  type OpenApiObject,
-  PetSchema,
-  PetStatusSchema,
-  pattern,
-  ref,
-  schemaConverter,
-  withBodyRules,
-  withoutBodies,
-} from '../src/index.ts';
-import { ClockChangeSchema, ClockTimeSchema } from './clock-schemas.ts';
-import { documentedJsonSchema } from './documented-check.ts';
-import { FaultRuleSchema, InjectedFaultSchema, PendingFaultSchema, RecordedExchangeSchema, SeedSchema } from './admin-schemas.ts';
-
-const DEFINITIONS = {
-  PetStatus: PetStatusSchema,
-  NewPet: NewPetSchema,
-  Pet: PetSchema,
-  Error: ErrorBodySchema,
-  FaultRule: FaultRuleSchema,
-  PendingFault: PendingFaultSchema,
-  InjectedFault: InjectedFaultSchema,
-  ClockChange: ClockChangeSchema,
-  ClockTime: ClockTimeSchema,
-  RecordedExchange: RecordedExchangeSchema,
-};
-
-const { schemaOf: jsonSchemaOf, components } = schemaConverter(DEFINITIONS, {
-  // A check is code, not schema: one that says itself in JSON Schema (a rule across fields) adds
-  // that to the object's allOf; the others (a well-formed name, a real calendar date) are left out.
-  overrideAction: ({ valibotAction, jsonSchema }) => {
-    if (valibotAction.type !== 'check') return undefined;
-    const said = documentedJsonSchema(valibotAction);
-    if (!said) return jsonSchema;
-    return { ...jsonSchema, allOf: [...((jsonSchema.allOf as JsonSchema[] | undefined) ?? []), said as JsonSchema] };
-  },
-});
-
-/** Error responses by status: the name of their component and what they mean here. `4XX` is OpenAPI's range for every client error not listed. */
-const ERROR_RESPONSES = {
-  400: [
-    'BadRequest',
-    'A body that is not JSON, or that the operation cannot use (`invalid_request`); `details` lists each problem. Also a request refused before ' +
-      'it reaches the admin API (a malformed Host or target, a header that may appear once sent twice, unparseable HTTP).',
-  ],
-  401: ['Unauthorized', 'No admin token, or a wrong one (`unauthorized`).'],
-  413: ['PayloadTooLarge', 'The body is larger than the configured limit (`payload_too_large`).'],
-  415: ['UnsupportedMediaType', 'The body is not `application/json` (`unsupported_media_type`).'],
-  '4XX': [
-    'OtherClientError',
-    'Another client error, as an Error body: 405 `method_not_allowed` with `Allow` to a method the path does not list; what node:http ' +
-      'refuses before the admin API reads the request (408 `request_timeout`, 417 `expectation_failed`, 431 `headers_too_large`).',
-  ],
-} as const;
-
-type ErrorStatus = keyof typeof ERROR_RESPONSES;
-
-/** Headers an error response carries besides the JSON type: the 401's challenge, a 405's methods. */
-const ERROR_HEADERS: Partial<Record<ErrorStatus, OpenApiObject>> = {
-  401: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') },
-  '4XX': { Allow: ref('headers', 'Allow.optional') },
-};
-
-const RESPONSE_COMPONENTS: Record<string, OpenApiObject> = Object.fromEntries(
-  Object.entries(ERROR_RESPONSES).map(([status, [name, description]]) => {
-    const headers = ERROR_HEADERS[(/^[0-9]+$/.test(status) ? Number(status) : status) as ErrorStatus];
-    return [name, { description, ...(headers ? { headers } : {}), content: jsonContent(ref('schemas', 'Error')) }];
-  }),
-);
-
-/** What an operation answers besides success: always 400 (the edge's), 401 and the other 4xx; where it reads a body, that body's 413 and 415. */
-const errorResponses = (readsBody: boolean) =>
-  Object.fromEntries(
-    ([400, 401, ...(readsBody ? [413, 415] : []), '4XX'] as ErrorStatus[]).map((status) => [status, ref('responses', ERROR_RESPONSES[status][0])]),
-  );
-
-interface OperationParts {
-  readonly operationId: string;
-  readonly tag: string;
-  readonly summary: string;
-  readonly description: string;
-  /** The body it reads, if any. */
-  readonly body?: { readonly schema: unknown; readonly description: string };
-  /** Its success: status, description and the schema of its JSON body (none for 204). */
-  readonly success: readonly [status: number, description: string, schema?: unknown];
-}
-
-function operation({ operationId, tag, summary, description: about, body, success: [status, description, schema] }: OperationParts): OpenApiObject {
-  return {
-    operationId,
-    tags: [tag],
-    summary,
-    description: about,
-    ...(body ? { requestBody: { required: true, description: body.description, content: jsonContent(body.schema) } } : {}),
-    responses: {
-      [status]: schema === undefined ? { description } : { description, content: jsonContent(schema) },
-      ...errorResponses(body !== undefined),
-    },
-  };
-}
-
-/** A GET and its HEAD: the same answers without bodies. */
-function getAndHead(parts: OperationParts): OpenApiObject {
-  const get = operation(parts);
-  const head = {
-    ...get,
-    operationId: `${parts.operationId}Head`,
-    summary: `Headers only: ${parts.summary}`,
-    description: 'Answers exactly as GET does, the same status and headers, with no body.',
-    responses: withoutBodies(get.responses as OpenApiObject, RESPONSE_COMPONENTS),
-  };
-  return { get, head };
-}
-
-/** The OPTIONS of an admin path: 204 with `Allow`, behind the admin token like every admin call (a CORS preflight, which carries none, gets a 401). */
-function options(operationId: string, tag: string): OpenApiObject {
-  return {
-    operationId,
-    tags: [tag],
-    summary: 'The methods this path answers, in `Allow`.',
-    description:
-      'Needs the admin token like every admin call, so a CORS preflight gets a 401. Any method not in `Allow` answers 405 `method_not_allowed` with the same `Allow`.',
-    responses: { 204: { description: 'The methods, in `Allow`.', headers: { Allow: ref('headers', 'Allow') } }, ...errorResponses(false) },
-  };
-}
-
-const listOf = (name: string) => ({ type: 'array', items: ref('schemas', name) });
+import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, ref, withBodyRules } from '../src/index.ts';
+import { components, getAndHead, jsonSchemaOf, listOf, operation, options, RESPONSE_COMPONENTS } from './admin-openapi-parts.ts';
+import { withSandboxes } from './sandbox-openapi.ts';
+import { SeedSchema } from './seed-schemas.ts';
+import { JournalQuerySchema } from './journal-schemas.ts';
 
 const DESCRIPTION = [
   'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +
@@ -144,6 +16,16 @@ const DESCRIPTION = [
     '`method_not_allowed` with `Allow` and an Error body, and an unknown admin path 404 `not_found` (401 first without the token). ' +
     'OpenAPI 3.1 has no place for an answer to a path or method it does not list, so these are said here.',
 ].join('\n\n');
+
+/** The journal's filters as query parameters, each optional, from the schema that checks them. */
+const JOURNAL_FILTERS: OpenApiObject[] = Object.entries(JournalQuerySchema.entries).map(([name, entry]) => {
+  const schema = jsonSchemaOf(entry) as OpenApiObject;
+  return { name, in: 'query', required: false, description: schema.description, schema };
+});
+
+const FILTERED =
+  'Filters, each optional and all applying: method (any case), path (exact), status, since (the store\u2019s time, inclusive) and limit ' +
+  '(the newest n matches, still oldest first). A filter that is unknown, repeated or malformed is a 400 naming it.';
 
 /** The admin API's document, served from `mountPath` (the host's mount prefix, `''` for none); its paths start with `/__admin`. */
 export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
@@ -157,9 +39,10 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
       { name: 'clock', description: 'The time rate windows, bans and the sunset date follow.' },
       { name: 'faults', description: 'Failures and delays injected in front of the API.' },
       { name: 'journal', description: 'The API requests the store received.' },
+      { name: 'sandboxes', description: 'Worlds of their own beside the main one, each chosen by its keys; every admin route again for each.' },
       { name: 'document', description: 'This document.' },
     ],
-    paths: {
+    paths: withSandboxes({
       '/__admin/reset': {
         post: operation({
           operationId: 'resetStore',
@@ -177,8 +60,10 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
           operationId: 'seedPets',
           tag: 'store',
           summary: 'Store pets.',
-          description: 'Each pet is validated like a POST /pets body; one invalid pet (named in `details` by its 0-based index) stores none.',
-          body: { schema: jsonSchemaOf(SeedSchema), description: 'Pets without ids.' },
+          description:
+            'Each pet is validated like a POST /pets body; one invalid pet (named in `details` by its 0-based index) stores none. ' +
+            '`{"generate": {"count": 25, "seed": 7}}` stores generated pets instead: the same for the same count and seed, in every runtime.',
+          body: { schema: jsonSchemaOf(SeedSchema), description: 'Pets without ids, or pets to generate.' },
           success: [201, 'The stored pets with their ids.', listOf('Pet')],
         }),
         options: options('seedPetsOptions', 'store'),
@@ -243,8 +128,11 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
           operationId: 'listRequests',
           tag: 'journal',
           summary: 'The journal.',
-          description: 'Every API request since the last reset or clear, oldest first, with what the client got.',
-          success: [200, 'The journal.', listOf('RecordedExchange')],
+          description:
+            'API requests since the last reset or clear (the newest, as many as the journal keeps: 10,000 unless configured), oldest first, ' +
+            `with what the client got; keys and the admin token redacted, bodies cut at maxBodyBytes. ${FILTERED}`,
+          parameters: JOURNAL_FILTERS,
+          success: [200, 'The exchanges that match, oldest first.', listOf('RecordedExchange')],
         }),
         delete: operation({
           operationId: 'clearRequests',
@@ -254,6 +142,34 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
           success: [204, 'Done.'],
         }),
         options: options('requestsOptions', 'journal'),
+      },
+      '/__admin/requests/count': {
+        ...getAndHead({
+          operationId: 'countRequests',
+          tag: 'journal',
+          summary: 'How many journal exchanges match.',
+          description: `As GET /__admin/requests, its count only. ${FILTERED}`,
+          parameters: JOURNAL_FILTERS,
+          success: [200, 'How many match.', ref('schemas', 'RequestCount')],
+        }),
+        options: options('countRequestsOptions', 'journal'),
+      },
+      '/__admin/verify': {
+        post: operation({
+          operationId: 'verifyRequests',
+          tag: 'journal',
+          summary: 'Check that exactly so many exchanges match.',
+          description: 'The test kit\u2019s verify() over HTTP: each given field must equal the exchange\u2019s (method in any case, path exactly).',
+          body: { schema: ref('schemas', 'Verification'), description: 'What must match, and how many times.' },
+          success: [200, 'Exactly `times` match.', ref('schemas', 'RequestCount')],
+          others: {
+            409: {
+              description: 'Another number match (`verification_failed`): the message shows the expectation and every exchange kept, matches marked +.',
+              content: jsonContent(ref('schemas', 'VerificationFailed')),
+            },
+          },
+        }),
+        options: options('verifyRequestsOptions', 'journal'),
       },
       '/__admin/openapi.json': {
         ...getAndHead({
@@ -265,7 +181,7 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
         }),
         options: options('adminOpenApiDocumentOptions', 'document'),
       },
-    },
+    }),
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <admin token>' } },
       schemas: withBodyRules(components()),

@@ -1,10 +1,14 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
 import { parseInput, type Reply } from '../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
-import { FaultRuleSchema, SeedSchema } from './admin-schemas.ts';
+import { FaultRuleSchema } from './admin-schemas.ts';
+import { seedSchemaFor } from './seed-schemas.ts';
 import { clockChangeFrom } from './clock-schemas.ts';
 import type { Controls } from './controls.ts';
 import type { PendingFault } from './faults.ts';
+import { pathAndQuery, verificationFailure } from './journal.ts';
+import { countMatching, exchangesMatching, journalFilter } from './journal-query.ts';
+import { VerificationSchema } from './journal-schemas.ts';
 
 /** What an admin operation gets: the request and its already-read JSON body, if it has one. */
 interface AdminInput {
@@ -26,6 +30,35 @@ function inJson(fault: PendingFault): PendingFault {
   return fault.path instanceof RegExp ? { ...fault, path: String(fault.path) } : fault;
 }
 
+/** The filter a journal query's string asks for, or its 400. */
+const filterIn = (request: Request) => journalFilter(new URLSearchParams(pathAndQuery(request.url).query));
+
+/** The journal's routes over `controls`: its exchanges and how many, filtered; a verification; clearing it. */
+function journalRoutes(controls: Controls): { path: string; methods: Partial<Record<string, AdminOperation>> }[] {
+  return [
+    {
+      path: '/requests',
+      methods: {
+        GET: ({ request }) => json(200, exchangesMatching(controls.requests, filterIn(request))),
+        DELETE: () => (controls.clearRequests(), noContent),
+      },
+    },
+    { path: '/requests/count', methods: { GET: ({ request }) => json(200, { count: countMatching(controls.requests, filterIn(request)) }) } },
+    {
+      path: '/verify',
+      methods: {
+        async POST({ body }) {
+          const verification = parseInput(VerificationSchema, await body(), 'body');
+          const failure = verificationFailure(controls.requests, verification);
+          // Not an ApiError: its code is the admin API's own, outside the public API's list.
+          if (failure !== undefined) return json(409, { code: 'verification_failed', message: failure, status: 409 });
+          return json(200, { count: verification.times });
+        },
+      },
+    },
+  ];
+}
+
 /** The admin routes over `controls`. */
 export function adminRoutes(controls: Controls) {
   const now = () => ({ now: new Date(controls.clock.now()).toISOString() });
@@ -35,8 +68,8 @@ export function adminRoutes(controls: Controls) {
       path: '/seed',
       methods: {
         async POST({ body }) {
-          const pets = parseInput(SeedSchema, await body(), 'body');
-          return json(201, await controls.seed(pets));
+          const input = await body();
+          return json(201, await controls.seed(parseInput(seedSchemaFor(input), input, 'body')));
         },
       },
     },
@@ -64,13 +97,7 @@ export function adminRoutes(controls: Controls) {
         DELETE: () => (controls.faults.clear(), noContent),
       },
     },
-    {
-      path: '/requests',
-      methods: {
-        GET: () => json(200, controls.requests),
-        DELETE: () => ((controls.requests.length = 0), noContent),
-      },
-    },
+    ...journalRoutes(controls),
     { path: '/openapi.json', methods: { GET: ({ mountPath }) => ({ status: 200, json: adminOpenApiJson(mountPath ?? '') }) } },
   ];
   return routes;

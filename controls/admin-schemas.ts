@@ -1,12 +1,11 @@
 /**
  * What the controls take and what the admin API answers, as valibot schemas: the fault rule
- * (`faults.inject` and `POST /__admin/faults`), the seed list and the journal's exchanges (the
- * clock's are in clock-schemas.ts). They validate every admin body, and admin-openapi.ts generates
- * the admin document from them.
+ * (`faults.inject` and `POST /__admin/faults`) and its answers (the clock's are in clock-schemas.ts,
+ * the seed's in seed-schemas.ts, the journal's in journal-schemas.ts). They validate every admin
+ * body, and admin-openapi.ts generates the admin document from them.
  */
 import * as v from 'valibot';
-import { ERROR_CODES, NewPetSchema } from '../src/index.ts';
-import { ISO_OUTPUT } from './clock-schemas.ts';
+import { ERROR_CODES } from '../src/index.ts';
 import { documented } from './documented-check.ts';
 
 /** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
@@ -19,6 +18,17 @@ const integerFrom = (min: number, max: number, message: string) =>
   v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
 
 const UNKNOWN_FIELD = (issue: v.StrictObjectIssue) => (issue.expected === 'never' ? 'is not a field of a fault' : 'must be an object');
+
+const DELAY = `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`;
+const DELAY_OR_RANGE = `${DELAY}, or a range like {"min": 100, "max": 400}`;
+/** A delay drawn anew for each request, uniform from `min` to `max` (jitter). */
+const DelayRangeSchema = v.pipe(
+  v.strictObject({ min: integerFrom(0, MAX_DELAY_MS, DELAY), max: integerFrom(0, MAX_DELAY_MS, DELAY) }, DELAY_OR_RANGE),
+  v.forward(
+    v.check((range) => range.min <= range.max, 'must be at least min: a range runs from min up to max, e.g. {"min": 100, "max": 400}'),
+    ['max'],
+  ),
+);
 const TIMES = `must be a positive integer or "always" (at most ${Number.MAX_SAFE_INTEGER})`;
 
 /** The fields of a fault rule, `path` as given (a string in JSON; JavaScript may also pass a RegExp). */
@@ -51,8 +61,11 @@ function faultRuleEntries<TPath extends v.GenericSchema>(path: TPath) {
     ),
     delayMs: v.optional(
       v.pipe(
-        integerFrom(0, MAX_DELAY_MS, `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`),
-        v.description('Wait this many real milliseconds first (to exercise client timeouts). Every matching rule adds its delay.'),
+        v.union([integerFrom(0, MAX_DELAY_MS, DELAY), DelayRangeSchema], DELAY_OR_RANGE),
+        v.description(
+          'Wait this many real milliseconds first (to exercise client timeouts); a range {min, max} waits a whole number drawn anew for ' +
+            'each request, both ends included (jitter; min at most max). Every matching rule adds its delay.',
+        ),
       ),
     ),
     times: v.optional(
@@ -102,7 +115,7 @@ type RuleFields = {
   code?: unknown;
   message?: unknown;
   network?: 'reset' | 'hang' | undefined;
-  delayMs?: number | undefined;
+  delayMs?: number | { min: number; max: number } | undefined;
   afterHandling?: boolean | undefined;
 };
 
@@ -113,6 +126,9 @@ type RuleFields = {
 function forwardTo<T extends RuleFields>(check: v.CheckAction<T, string>, field: 'status' | 'afterHandling'): v.BaseValidation<T, T, v.CheckIssue<T>> {
   return v.forward(check as unknown as v.CheckAction<RuleFields, string>, [field]) as unknown as v.BaseValidation<T, T, v.CheckIssue<T>>;
 }
+
+/** The most a rule's delay can be: a range's `max`. */
+const longestDelay = (delay: RuleFields['delayMs']) => (typeof delay === 'object' ? delay.max : (delay ?? 0));
 
 /** The rules across a fault's fields, for the object schema whose output is `T`. */
 function faultRules<T extends RuleFields>() {
@@ -139,10 +155,17 @@ function faultRules<T extends RuleFields>() {
     ),
     documented(
       v.check<T, string>(
-        (rule) => rule.status !== undefined || rule.network !== undefined || (rule.delayMs ?? 0) > 0,
+        (rule) => rule.status !== undefined || rule.network !== undefined || longestDelay(rule.delayMs) > 0,
         'status, network or delayMs must be given: a fault with none of them does nothing',
       ),
-      { anyOf: [{ required: ['status'] }, { required: ['network'] }, { required: ['delayMs'], properties: { delayMs: { exclusiveMinimum: 0 } } }] },
+      {
+        anyOf: [
+          { required: ['status'] },
+          { required: ['network'] },
+          // exclusiveMinimum speaks to a number, properties to a range: each form says it for itself.
+          { required: ['delayMs'], properties: { delayMs: { exclusiveMinimum: 0, properties: { max: { exclusiveMinimum: 0 } } } } },
+        ],
+      },
     ),
     documented(
       forwardTo<T>(
@@ -209,28 +232,5 @@ export const PendingFaultSchema = v.pipe(
 /** The answer of `POST /__admin/faults`. */
 export const InjectedFaultSchema = v.pipe(v.strictObject({ id: v.pipe(v.string(), v.description('The new rule\u2019s id.')) }), v.title('InjectedFault'));
 
-/** The body of `POST /__admin/seed`: pets, each a `POST /pets` body. */
-export const SeedSchema = v.pipe(
-  v.array(NewPetSchema, 'must be a JSON array of pets, each like a POST /pets body'),
-  v.description('Pets without ids, each validated like a POST /pets body.'),
-);
-
-const headerRecord = (description: string) => v.pipe(v.record(v.string(), v.string()), v.description(description));
-
-/** An item of `GET /__admin/requests`: one exchange of the journal. */
-export const RecordedExchangeSchema = v.pipe(
-  v.strictObject({
-    method: v.string(),
-    path: v.pipe(v.string(), v.description('The path as sent, mount prefix and base path included (/v1/pets).')),
-    query: v.pipe(v.string(), v.description('The query without ?, empty for none.')),
-    url: v.string(),
-    requestHeaders: headerRecord('Lower-case names; authorization keeps its scheme only (Bearer [redacted]).'),
-    requestBody: v.string(),
-    status: v.pipe(v.number(), v.integer(), v.description('The status answered; 0 when a network fault reset or hung the request.')),
-    responseHeaders: headerRecord('Lower-case names.'),
-    responseBody: v.string(),
-    ms: v.pipe(v.number(), v.minValue(0), v.description('Real milliseconds from arrival to answer.')),
-    time: v.pipe(v.string(), v.description(`The store\u2019s clock when it was answered, ${ISO_OUTPUT}`)),
-  }),
-  v.title('RecordedExchange'),
-);
+// The journal's schemas have a module of their own, with its queries'.
+export { RecordedExchangeSchema } from './journal-schemas.ts';

@@ -55,11 +55,11 @@ function worldRoutes(controls: Controls) {
 
 /** The routes `path` is among, and the path within them: `/sandboxes/{id}/…` is that sandbox's own admin API. */
 function routesFor(path: string, { main, sandboxes }: Worlds, ofSandboxes: ReturnType<typeof sandboxRoutes>) {
-  const below = /^\/sandboxes\/([^/]+)(\/.+)$/.exec(path);
+  const below = /^\/sandboxes\/([^/]+)(\/.+)?$/.exec(path);
   if (!below) return { routes: path.startsWith('/sandboxes') ? ofSandboxes : worldRoutes(main), path };
   const sandbox = sandboxes.get(below[1]!);
   if (!sandbox) throw noSuchSandbox(below[1]!);
-  return { routes: worldRoutes(sandbox.controls), path: below[2]! };
+  return below[2] === undefined ? { routes: ofSandboxes, path } : { routes: worldRoutes(sandbox.controls), path: below[2] };
 }
 
 /**

@@ -14,12 +14,21 @@ const DATE_RANGE = `the Date range, ${new Date(-MAX_TIME_MS).toISOString()} to $
 /**
  * An ISO 8601 date-time as Date reads it everywhere: seconds, an optional fraction, `Z` or an
  * offset; the year in four digits, or signed in six as toISOString writes years outside 0000-9999.
+ * The clock's `set` and the journal's `since` take it.
+ *
+ * @example
+ * ISO_DATE_TIME.test('2026-06-01T12:00:00Z'); // true
  */
-const ISO_DATE_TIME =
+export const ISO_DATE_TIME =
   /^(?:[0-9]{4}|[+-][0-9]{6})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$/;
 
-/** Whether the text's year, month and day name a day of the calendar (Date.parse reads 2026-02-30 as March 2). */
-function dayExists(time: string): boolean {
+/**
+ * Whether the text's year, month and day (an {@link ISO_DATE_TIME}) name a day of the calendar (Date.parse reads 2026-02-30 as March 2).
+ *
+ * @example
+ * dayExists('2026-02-30T00:00:00Z'); // false
+ */
+export function dayExists(time: string): boolean {
   const [, year, month, day] = /^([+-]?[0-9]+)-([0-9]{2})-([0-9]{2})/.exec(time)!.map(Number) as [number, number, number, number];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;

@@ -1,9 +1,21 @@
 /** Fault rules: delays, rates, what an injected failure answers through the API, and the rules inject refuses. */
 import type * as v from 'valibot';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
 import { createHandle, NO_HOST, resolveOptions } from '../src/index.ts';
 import { createFaults, type FaultRule } from './faults.ts';
+import { seededRandom } from './random.ts';
+
+afterEach(() => vi.restoreAllMocks());
+
+/** The delays `count` requests through `faults` wait, as the timers they set show them. */
+async function delaysOf(faults: ReturnType<typeof createFaults>, count: number): Promise<number[]> {
+  const timers = vi.spyOn(globalThis, 'setTimeout');
+  for (let i = 0; i < count; i++) await faults.apply(new Request('http://x/v1/pets'), async () => new Response('ok'));
+  const delays = timers.mock.calls.map(([, ms]) => ms as number);
+  timers.mockRestore();
+  return delays;
+}
 
 describe('createFaults', () => {
   it('delays by real milliseconds, and a rate of 0 never hits', async () => {
@@ -35,6 +47,35 @@ describe('createFaults', () => {
   });
 });
 
+describe('a delay range', () => {
+  it('waits a whole number of ms from min to max, both reached, drawn anew for each request', async () => {
+    const faults = createFaults({ random: seededRandom(7) });
+    faults.inject({ delayMs: { min: 1, max: 4 }, times: 'always' });
+    const delays = await delaysOf(faults, 60);
+    expect(delays).toHaveLength(60);
+    expect([...new Set(delays)].sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('waits the same delays every run from the same seed, others from another', async () => {
+    const run = (seed: number) => {
+      const faults = createFaults({ random: seededRandom(seed) });
+      faults.delayNext(20, { min: 0, max: 3 });
+      return delaysOf(faults, 20);
+    };
+    const first = await run(7);
+    expect(await run(7)).toEqual(first);
+    expect(await run(8)).not.toEqual(first);
+  });
+
+  it('adds up with fixed delays, and is listed as it was given', async () => {
+    const faults = createFaults({ random: () => 0.5 });
+    faults.inject({ delayMs: { min: 2, max: 4 } });
+    faults.inject({ delayMs: 5 });
+    expect(faults.list().map((fault) => fault.delayMs)).toEqual([{ min: 2, max: 4 }, 5]);
+    expect(await delaysOf(faults, 1)).toEqual([8]);
+  });
+});
+
 describe('faults.inject', () => {
   it('takes exactly the FaultRule type the schema it checks with describes', () => {
     expectTypeOf<Required<FaultRule>>().toEqualTypeOf<Readonly<Required<v.InferOutput<typeof FaultRuleInJavaScriptSchema>>>>();
@@ -62,6 +103,18 @@ describe('faults.inject', () => {
       'faults.inject: status must be given with code or message; status, network or delayMs must be given: a fault with none of them does nothing',
     );
     expect(refusal(null)).toBe('faults.inject: must be an object');
+    expect(refusal({ delayMs: { min: 400, max: 100 } })).toBe(
+      'faults.inject: delayMs.max must be at least min: a range runs from min up to max, e.g. {"min": 100, "max": 400}',
+    );
+    expect(refusal({ delayMs: { min: 0, max: 0 } })).toBe('faults.inject: status, network or delayMs must be given: a fault with none of them does nothing');
+    expect(refusal({ delayMs: { min: 1, max: 2 ** 31 } })).toBe('faults.inject: delayMs.max must be a whole number of milliseconds from 0 to 2147483647');
+    // A range missing a field, or with one too many, fits neither form: the message shows both.
+    expect(refusal({ delayMs: { min: 1 } })).toBe(
+      'faults.inject: delayMs must be a whole number of milliseconds from 0 to 2147483647, or a range like {"min": 100, "max": 400}',
+    );
+    expect(refusal({ delayMs: '100-400' })).toBe(
+      'faults.inject: delayMs must be a whole number of milliseconds from 0 to 2147483647, or a range like {"min": 100, "max": 400}',
+    );
     expect(refusal({ status: 503, stauts: 500 })).toMatch(
       /^faults\.inject: unknown option "stauts" \(did you mean "status"\?\); the options are status, code, message, network, delayMs, times, probability, method, path, afterHandling, retryAfterSeconds$/,
     );

@@ -17,6 +17,19 @@ import {
 } from '../src/index.ts';
 import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
 import { pathAndQuery } from './journal.ts';
+import { between } from './random.ts';
+
+/**
+ * A delay drawn anew for each request: a whole number of milliseconds from `min` to `max`, both
+ * included, uniformly (jitter).
+ *
+ * @example
+ * const jitter: DelayRange = { min: 100, max: 400 };
+ */
+export interface DelayRange {
+  min: number;
+  max: number;
+}
 
 /**
  * One fault to inject: the same shape in JavaScript (`faults.inject(rule)`) and as the JSON body
@@ -45,8 +58,12 @@ export interface FaultRule {
    * until the client aborts (in process, `fetch` rejects with the abort reason).
    */
   readonly network?: 'reset' | 'hang';
-  /** Wait this many real milliseconds first (to exercise client timeouts): a whole number up to 2^31 - 1, the longest setTimeout keeps. */
-  readonly delayMs?: number;
+  /**
+   * Wait this many real milliseconds first (to exercise client timeouts): a whole number up to
+   * 2^31 - 1, the longest setTimeout keeps; or a {@link DelayRange} `{ min, max }`, drawn for each
+   * request from the injector's `random` (seeded in tests: the test kit's `randomSeed`).
+   */
+  readonly delayMs?: number | DelayRange;
   /** How many matching requests it applies to. Default 1; `'always'` until cleared. */
   readonly times?: number | 'always';
   /** Share of matching requests it hits, 0 to 1. Default 1. */
@@ -84,8 +101,8 @@ export interface Faults {
   inject(rule: FaultRule): string;
   /** The next `count` requests (matching `rule`) answer `status` (default 503). */
   failNext(count?: number, rule?: Omit<FaultRule, 'times'>): string;
-  /** The next `count` requests (matching `rule`) wait `ms` real milliseconds first. */
-  delayNext(count: number, ms: number, rule?: Omit<FaultRule, 'times' | 'delayMs'>): string;
+  /** The next `count` requests (matching `rule`) wait `ms` real milliseconds first (or a whole number drawn from a range). */
+  delayNext(count: number, ms: number | DelayRange, rule?: Omit<FaultRule, 'times' | 'delayMs'>): string;
   /** Rules that can still apply, oldest first. */
   list(): PendingFault[];
   /** Removes every rule. */
@@ -96,7 +113,7 @@ export interface Faults {
 
 /** What an injector needs besides its rules. */
 interface FaultSettings {
-  /** Decides which requests a `probability` hits. Default `Math.random`. */
+  /** Decides which requests a `probability` hits, and the delay a range gives each. Default `Math.random`. */
   readonly random?: () => number;
   /** The quota headers of a 429 for this request's caller, waiting `retryAfterSeconds` (see {@link refusalQuotaHeaders}). */
   readonly quotaHeaders?: (request: Request, retryAfterSeconds: number) => Record<string, string>;
@@ -249,7 +266,8 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
       for (const entry of rules) {
         if (entry.left <= 0 || !matches(entry.rule, request) || random() >= (entry.rule.probability ?? 1)) continue;
         entry.left--;
-        delayMs += entry.rule.delayMs ?? 0;
+        const delay = entry.rule.delayMs ?? 0;
+        delayMs += typeof delay === 'number' ? delay : between(delay.min, delay.max, random);
         if (entry.rule.status !== undefined || entry.rule.network !== undefined) {
           failure = entry.rule;
           break;

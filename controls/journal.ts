@@ -1,5 +1,7 @@
-/** The journal of a fake backend: every exchange it answered (keys redacted), and the checks tests make on it. */
+/** The journal of a fake backend: the exchanges it answered (a ring of the newest, secrets redacted, bodies cut at the body limit), and the checks tests make on it. */
 import { isConnectionReset } from '../src/index.ts';
+import type { KeptBody } from './journal-body.ts';
+import { REDACTED } from './redaction.ts';
 
 /**
  * One request the store received and what it answered. The same shape in `store.requests` and in
@@ -17,7 +19,10 @@ export interface RecordedExchange {
   readonly url: string;
   /** Request headers with lower-case names; `authorization` keeps its scheme only (`Bearer [redacted]`). */
   readonly requestHeaders: Readonly<Record<string, string>>;
+  /** The body as text, its first `maxBodyBytes` bytes at most. */
   readonly requestBody: string;
+  /** Present, and true, when the body went on past `maxBodyBytes`: `requestBody` is its start. */
+  readonly requestBodyTruncated?: true;
   /** The status answered; `0` when a network fault reset or hung the request instead. */
   readonly status: number;
   readonly responseHeaders: Readonly<Record<string, string>>;
@@ -62,37 +67,55 @@ export interface Verification extends RequestMatcher {
   readonly times: number;
 }
 
-/** Throws an Error whose message shows the expectation and every recorded exchange, matching ones marked, unless `times` of them match. */
-export function verifyRequests(requests: readonly RecordedExchange[], verification: Verification): void {
+/**
+ * Why `requests` fail `verification`: the expectation and every recorded exchange, matching ones
+ * marked `+`; `undefined` when exactly `times` of them match. A TypeError for a `times` that is not
+ * a whole number, 0 or more.
+ *
+ * @example
+ * verificationFailure(store.requests, { method: 'POST', times: 1 }); // 'Expected 1 request(s) matching POST * *, got 0.\n…'
+ */
+export function verificationFailure(requests: readonly RecordedExchange[], verification: Verification): string | undefined {
   const { times, ...matcher } = verification;
   if (!Number.isSafeInteger(times) || times < 0) throw new TypeError('verify: times must be a whole number, 0 or more');
   const isMatch = matching(matcher);
   const found = requests.filter(isMatch).length;
-  if (found === times) return;
+  if (found === times) return undefined;
   const wanted = [matcher.method?.toUpperCase() ?? '*', matcher.path === undefined ? '*' : String(matcher.path), matcher.status ?? '*'].join(' ');
   const lines = requests.map((r) => `  ${isMatch(r) ? '+' : ' '} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} -> ${r.status}`);
-  throw new Error(
-    [
-      `Expected ${times} request(s) matching ${wanted}, got ${found}.`,
-      `Recorded (${requests.length}, + marks a match):`,
-      ...(lines.length ? lines : ['  (none)']),
-    ].join('\n'),
-  );
+  return [
+    `Expected ${times} request(s) matching ${wanted}, got ${found}.`,
+    `Recorded (${requests.length}, + marks a match):`,
+    ...(lines.length ? lines : ['  (none)']),
+  ].join('\n');
 }
 
-/** Headers as a record with lower-case names, whatever case the Headers implementation keeps. */
-function lowercased(headers: Headers): Record<string, string> {
+/**
+ * Throws an Error whose message shows the expectation and every recorded exchange, matching ones
+ * marked, unless `times` of them match.
+ *
+ * @example
+ * verifyRequests(store.requests, { method: 'POST', path: '/v1/pets', times: 1 });
+ */
+export function verifyRequests(requests: readonly RecordedExchange[], verification: Verification): void {
+  const failure = verificationFailure(requests, verification);
+  if (failure !== undefined) throw new Error(failure);
+}
+
+/** Headers as a record with lower-case names, whatever case the Headers implementation keeps, each value redacted. */
+function headerRecord(headers: Headers, redact: (text: string) => string): Record<string, string> {
   const record: Record<string, string> = {};
-  headers.forEach((value, name) => (record[name.toLowerCase()] = value));
+  headers.forEach((value, name) => (record[name.toLowerCase()] = redact(value)));
   return record;
 }
 
-/** Request headers for the journal, with the credential replaced (its scheme kept, for assertions). */
-function redacted(headers: Headers): Record<string, string> {
-  const record = lowercased(headers);
-  if (record.authorization !== undefined) {
-    const scheme = /^(\S+)\s/.exec(record.authorization)?.[1];
-    record.authorization = scheme ? `${scheme} [redacted]` : '[redacted]';
+/** Request headers for the journal, secrets redacted and the credential replaced (its scheme kept, for assertions). */
+function requestHeaderRecord(headers: Headers, redact: (text: string) => string): Record<string, string> {
+  const record = headerRecord(headers, redact);
+  const authorization = headers.get('authorization');
+  if (authorization !== null) {
+    const scheme = /^(\S+)\s/.exec(authorization)?.[1];
+    record.authorization = scheme ? `${redact(scheme)} ${REDACTED}` : REDACTED;
   }
   return record;
 }
@@ -121,30 +144,79 @@ export function pathAndQuery(url: string): { path: string; query: string } {
   return { path: path || '/', query: question === -1 ? '' : rest.slice(question + 1) };
 }
 
-/** What a journal entry is made of: the request (before it is read), its answer, the real ms it took and the store's time. */
+/** What a journal entry is made of: the request (before it is read), the body kept of it, its answer, the real ms it took, the store's time and the redaction of its secrets. */
 export interface ExchangeParts {
   readonly request: Request;
-  readonly requestBody: string;
+  readonly requestBody: KeptBody;
   readonly response: Response;
   readonly ms: number;
   readonly now: number;
+  readonly redact: (text: string) => string;
 }
 
-/** The journal entry for one exchange; reads a clone of the response body, never the body itself. */
-export async function recordedExchange({ request, requestBody, response, ms, now }: ExchangeParts): Promise<RecordedExchange> {
+/**
+ * The journal entry for one exchange, every secret in it redacted; reads a clone of the response
+ * body, never the body itself.
+ *
+ * @example
+ * const exchange = await recordedExchange({ request, requestBody: await tap.kept(), response, ms, now: clock.now(), redact });
+ */
+export async function recordedExchange({ request, requestBody, response, ms, now, redact }: ExchangeParts): Promise<RecordedExchange> {
   const { path, query } = pathAndQuery(request.url);
   const failed = isConnectionReset(response);
   return {
     method: request.method,
-    path,
-    query,
-    url: request.url,
-    requestHeaders: redacted(request.headers),
-    requestBody,
+    path: redact(path),
+    query: redact(query),
+    url: redact(request.url),
+    requestHeaders: requestHeaderRecord(request.headers, redact),
+    requestBody: redact(requestBody.text),
+    ...(requestBody.truncated && { requestBodyTruncated: true }),
     status: failed ? 0 : response.status,
-    responseHeaders: failed ? {} : lowercased(response.headers),
-    responseBody: failed ? '' : await response.clone().text(),
+    responseHeaders: failed ? {} : headerRecord(response.headers, redact),
+    responseBody: failed ? '' : redact(await response.clone().text()),
     ms: Math.round(ms * 100) / 100,
     time: new Date(now).toISOString(),
+  };
+}
+
+/**
+ * The journal's memory: the newest `size` exchanges, the oldest dropped to make room.
+ *
+ * @example
+ * const journal = createJournal(10_000);
+ * journal.record(exchange);
+ * journal.entries().length; // 1
+ */
+export interface Journal {
+  record(exchange: RecordedExchange): void;
+  /** The exchanges kept, oldest first: a copy, unchanged by later ones. */
+  entries(): RecordedExchange[];
+  clear(): void;
+}
+
+/**
+ * A {@link Journal} of at most `size` exchanges: a ring, so a full one costs the same per
+ * exchange as an empty one (an array's shift moved every entry: ~140 µs at 100,000).
+ *
+ * @example
+ * const journal = createJournal(2);
+ */
+export function createJournal(size: number): Journal {
+  if (!Number.isSafeInteger(size) || size < 1) throw new TypeError(`journalSize must be a whole number, 1 or more, got ${String(size)}`);
+  let ring: RecordedExchange[] = [];
+  // Where the oldest is once the ring is full, and so where the next one goes.
+  let oldest = 0;
+  return {
+    record(exchange) {
+      if (ring.length < size) return void ring.push(exchange);
+      ring[oldest] = exchange;
+      oldest = (oldest + 1) % size;
+    },
+    entries: () => (oldest === 0 ? ring.slice() : [...ring.slice(oldest), ...ring.slice(0, oldest)]),
+    clear() {
+      ring = [];
+      oldest = 0;
+    },
   };
 }

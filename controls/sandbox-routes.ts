@@ -1,20 +1,9 @@
 /** The admin API's `/__admin/sandboxes` routes: open, list, read and delete sandboxes; each one's own admin routes sit below its id. */
-import * as v from 'valibot';
 import { ApiError, parseInput, type Reply } from '../src/index.ts';
-import { SeedSchema } from './admin-schemas.ts';
 import type { AdminOperation } from './admin-routes.ts';
 import { pathAndQuery } from './journal.ts';
+import { newSandboxSchemaFor } from './sandbox-schemas.ts';
 import type { Sandbox, Sandboxes } from './sandboxes.ts';
-
-/** The body of `POST /__admin/sandboxes`: nothing, or what `POST /__admin/seed` takes. */
-export const NewSandboxSchema = v.pipe(
-  v.strictObject(
-    { seed: v.optional(v.pipe(SeedSchema, v.description('Pets to start with: anything POST /__admin/seed takes.'))) },
-    (issue) => (issue.expected === 'never' ? 'is not a field of a new sandbox (only "seed")' : 'must be a JSON object, {} or {"seed": …}'),
-  ),
-  v.title('NewSandbox'),
-  v.description('An empty object for an empty sandbox, or the pets it starts with.'),
-);
 
 /** A sandbox as the admin API shows it: its id, its keys and its times (real time, ISO). */
 function shown({ id, keys, createdAt, lastUsedAt }: Sandbox) {
@@ -50,7 +39,8 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
       methods: {
         GET: () => ({ status: 200, body: sandboxes.list().map(shown) }),
         async POST({ request, body }) {
-          const { seed } = parseInput(NewSandboxSchema, isBodiless(request) ? {} : await body(), 'body');
+          const input = isBodiless(request) ? {} : await body();
+          const { seed } = parseInput(newSandboxSchemaFor(input), input, 'body');
           const sandbox = sandboxes.open();
           if (!sandbox) return tooMany(sandboxes.max);
           if (seed !== undefined) await sandbox.controls.seed(seed);

@@ -40,8 +40,12 @@ export interface SandboxSettings {
  * const { id, keys } = sandboxes.open()!;
  */
 export interface Sandboxes {
-  /** A new, empty sandbox, or `undefined` when `max` are open. */
-  open(): Sandbox | undefined;
+  /**
+   * A new, empty sandbox, or `undefined` when `max` are open. `given` an id and keys made elsewhere
+   * (the Workers fake backend's main object makes them; the sandbox's own object holds its world),
+   * it opens that one, replacing a sandbox of the same id.
+   */
+  open(given?: { readonly id: string; readonly keys: SandboxKeys }): Sandbox | undefined;
   /** The sandbox `id`, marked as used, or `undefined` (never opened, deleted or idle too long). */
   get(id: string): Sandbox | undefined;
   /** Every open sandbox, least recently used first. */
@@ -96,12 +100,13 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize }
       sweep();
       return entries.size;
     },
-    open() {
+    open(given) {
       sweep();
+      if (given) forget(given.id);
       if (entries.size >= max) return undefined;
-      let id = newSandboxId();
-      while (entries.has(id)) id = newSandboxId();
-      const keys = newSandboxKeys(id);
+      let id = given?.id ?? newSandboxId();
+      while (!given && entries.has(id)) id = newSandboxId();
+      const keys = given?.keys ?? newSandboxKeys(id);
       const plans = new Map<string, Plan>(SANDBOX_PLANS.map((plan) => [keys[plan], plan]));
       const controls = createControls({ config: { ...config, apiKeys: plans }, clock: clock(), ...(journalSize && { journalSize }) });
       const entry: Entry = { sandbox: { id, keys, controls, createdAt: now() }, plans, lastUsedAt: now() };

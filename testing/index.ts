@@ -6,9 +6,18 @@ import { serve as serveOnBun } from '../runtimes/bun/index.ts';
 import { serve as serveOnDeno } from '../runtimes/deno/index.ts';
 import { serve as serveOnNode } from '../runtimes/node/index.ts';
 
-export { createTestPetStore, TEST_KEYS, type TestPetStore, type TestPetStoreOptions } from './test-pet-store.ts';
+export {
+  createTestPetStore,
+  TEST_KEYS,
+  type TestPetStore,
+  type TestPetStoreOptions,
+  type TestSandbox,
+  type WorldControls,
+} from './test-pet-store.ts';
+export type { SandboxKeys } from '../controls/sandbox-keys.ts';
 export { manualClock, type ManualClock } from '../controls/clock.ts';
-export type { FaultRule, Faults, PendingFault } from '../controls/faults.ts';
+export type { DelayRange, FaultRule, Faults, PendingFault } from '../controls/faults.ts';
+export { generatedPets, type GenerateOptions } from '../controls/generated-pets.ts';
 export { matching, type RecordedExchange, type RequestMatcher, type Verification } from '../controls/journal.ts';
 export type { ListeningPetStore, ListenOptions } from '../runtimes/serve.ts';
 

@@ -36,6 +36,11 @@ export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'stor
   readonly sandboxIdleMinutes?: number;
   /** The exchanges each journal keeps, 1 to 1,000,000. Default 10,000 (or `admin.journal`). */
   readonly journal?: number;
+  /**
+   * Seeds the faults' random draws (delay ranges, `probability`), 0 to 2^32 - 1, so a test gets the
+   * same delays and hits every run, and again after each `reset()`. Default: `Math.random`.
+   */
+  readonly randomSeed?: number;
 }
 
 /**
@@ -124,7 +129,7 @@ export interface TestPetStore extends PetStoreHandler, WorldControls {
  * });
  */
 export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetStore {
-  const { start, sandboxes: most, sandboxIdleMinutes, journal, ...storeOptions } = options;
+  const { start, sandboxes: most, sandboxIdleMinutes, journal, randomSeed, ...storeOptions } = options;
   const clock = manualClock(start);
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
   // Checked once, so a bad option throws here; reset() swaps only the state.
@@ -138,6 +143,7 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
     journal: adminBound('journal', journal ?? config.admin?.journal, 'journal'),
   };
   const composed = compose({ config, clock, layers: controlLayers, bounds });
+  composed.controls!.useRandomSeed(randomSeed);
   const sandboxes = composed.sandboxes!;
   const petstore = toPetStore(composed, nodeListener);
 
@@ -145,6 +151,7 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
     const opened = sandboxes.open();
     if (!opened) throw new Error(`sandbox: ${sandboxes.max} sandboxes are open, the most at once (the sandboxes option); delete one first`);
     const { id, keys, controls } = opened;
+    controls.useRandomSeed(randomSeed);
     if (seed !== undefined) await controls.seed(seed);
     const remove = async () => void sandboxes.delete(id);
     return Object.defineProperties(worldControls(controls), {

@@ -1,5 +1,9 @@
-/** petstore-service/browser: registers the Pet Store's service worker from a page and waits until it answers the page. */
+/** petstore-service/browser: registers the Pet Store's service worker from a page, waits until it answers the page, and drives its worlds. */
+import type { SeedInput } from '../../controls/seed-schemas.ts';
 import { CLAIM, RESET, type WorkerReply } from '../service-worker/protocol.ts';
+import { asker, openSandbox, worldControls, type PageSandbox, type PageWorldControls } from './controls.ts';
+
+export type { PageSandbox, PageWorldControls } from './controls.ts';
 
 /** Options of {@link start}. */
 export interface StartOptions {
@@ -13,15 +17,24 @@ export interface StartOptions {
   readonly scope?: string | URL;
 }
 
-/** The Pet Store's service worker, registered and answering this page. */
-export interface StartedPetStoreWorker {
+/**
+ * The Pet Store's service worker, registered and answering this page, with the controls of its
+ * main world (the configured keys', shared by every page the worker serves: `reset()` empties the
+ * pets for all of them) and a way to open a world of the page's own.
+ *
+ * @example
+ * const petstore: StartedPetStoreWorker = await start({ url: '/petstore-service-worker.js' });
+ * await petstore.faults.inject({ status: 503, method: 'POST' });
+ */
+export interface StartedPetStoreWorker extends PageWorldControls {
   /** The browser's registration of the worker (`registration.unregister()` removes it). */
   readonly registration: ServiceWorkerRegistration;
   /**
-   * Empties the pets and forgets every rate-limit counter and ban, for every page the worker
-   * serves; ids start at 1 again. Resolves once the worker has done it.
+   * Opens a {@link PageSandbox}: pets and ids from 1, quotas, clock and faults of its own, chosen
+   * by its keys, seeded with `seed` (anything `seed()` takes). One per Storybook story or iframe
+   * keeps them from seeing each other. Rejects when the worker's cap (1,000) is reached or the seed is bad.
    */
-  reset(): Promise<void>;
+  sandbox(options?: { readonly seed?: SeedInput }): Promise<PageSandbox>;
 }
 
 const OPTION_NAMES: readonly string[] = ['url', 'scope'] satisfies (keyof StartOptions)[];
@@ -43,6 +56,7 @@ const OPTION_NAMES: readonly string[] = ['url', 'scope'] satisfies (keyof StartO
  * const worker = await start({ url: '/petstore-service-worker.js' });
  * const pets = await (await fetch('/v1/pets', { headers: { authorization: 'Bearer demo-key' } })).json();
  * await worker.reset(); // no pets, fresh quotas, no bans
+ * const sandbox = await worker.sandbox({ seed: [{ name: 'Rex', categoryId: 1 }] }); // a world of this page's own
  */
 export async function start(options: StartOptions): Promise<StartedPetStoreWorker> {
   assertKnownOptions(options);
@@ -62,7 +76,10 @@ export async function start(options: StartOptions): Promise<StartedPetStoreWorke
     throw new Error(`start: this page (${location.href}) is outside the worker's scope ${registration.scope}, so the worker cannot answer it`);
   }
   await controlledBy(container, registration, script);
-  return { registration, reset: () => ask(container.controller ?? registration.active!, RESET) };
+  const current = () => container.controller ?? registration.active!;
+  const control = asker(current);
+  // The main world's reset is the message every version of the worker knows.
+  return { registration, ...worldControls(control, undefined, () => ask(current(), RESET)), sandbox: (options) => openSandbox(control, options) };
 }
 
 /**

@@ -1,10 +1,15 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
+import { takeoverClock, type ManualClock } from '../../controls/clock.ts';
+import type { Faults } from '../../controls/faults.ts';
+import type { SeedInput } from '../../controls/seed-schemas.ts';
+import { workerLayers } from '../../controls/worker-layers.ts';
 import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
 import { toPetStore } from '../../compose/pet-store.ts';
-import { memoryLimitStore, resolveOptions, seedPets, type Pet, type PetStoreOptions } from '../../src/index.ts';
+import { adminBound, resolveOptions, type Pet, type PetStoreOptions } from '../../src/index.ts';
 import { idbPetStorage, type IdbPetStorage } from '../../stores/idb/index.ts';
-import { CLAIM, RESET, type WorkerReply } from './protocol.ts';
+import { control, type WorkerWorlds } from './controls.ts';
+import { CLAIM, CONTROL, RESET, type ControlMessage, type WorkerReply } from './protocol.ts';
 
 /** The parts of a fetch event and of the worker's global scope this adapter uses. */
 interface FetchEventLike {
@@ -42,16 +47,31 @@ export interface ServiceWorkerPetStoreOptions extends Omit<PetStoreOptions, 'sto
    * take control at once are added only to a scope with `skipWaiting`, as a real service worker's has.
    */
   readonly scope?: WorkerScopeLike;
+  /** The most sandboxes a page may have open at once, 1 to 100,000. Default 1,000. */
+  readonly sandboxes?: number;
+  /** A sandbox unused this many minutes is deleted, 1 to 10,080. Default 30. */
+  readonly sandboxIdleMinutes?: number;
 }
 
-/** The Pet Store running in a worker, with controls for demos. */
+/**
+ * The Pet Store running in a worker, with the controls of its main world (the configured keys'):
+ * the same as `start()` gives a page.
+ *
+ * @example
+ * const demo: WorkerPetStore = servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
+ * demo.clock.advance(60_000);
+ */
 export interface WorkerPetStore {
-  /** The handler currently answering. */
+  /** The handler answering, sandboxes included. */
   readonly petstore: PetStore;
-  /** Empties the storage and forgets rate-limit counters and bans: ids start at 1 again. */
+  /** Empties the storage and forgets rate-limit counters, bans and faults: ids start at 1 again. The clock stays where it is. */
   reset(): Promise<void>;
-  /** Stores pets (validated like `POST /pets`) and returns them with their ids. */
-  seed(pets: readonly unknown[]): Promise<Pet[]>;
+  /** Stores pets (validated like `POST /pets`), or `{ generate: { count, seed } }` generated ones, and returns them with their ids. */
+  seed(input: SeedInput): Promise<Pet[]>;
+  /** The clock quotas, bans and the sunset date follow: the real one until moved. */
+  readonly clock: ManualClock;
+  /** Error answers, network failures and delays for the next requests of the main world. */
+  readonly faults: Faults;
 }
 
 /**
@@ -61,7 +81,8 @@ export interface WorkerPetStore {
  * In a real service worker it also takes control at once, so the page that registers it is
  * answered on its first load: it skips waiting on install and claims every page in its scope on
  * activate. It answers `start()` of `petstore-service/browser`: claiming a page on request (one
- * loaded with Shift+Reload) and `reset()`.
+ * loaded with Shift+Reload), and the controls (`reset()`, `seed()`, the clock, faults) of its main
+ * world and of the sandboxes a page opens. A request carrying a sandbox's key is that sandbox's.
  *
  * @example
  * // sw.js
@@ -69,24 +90,32 @@ export interface WorkerPetStore {
  * servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
  */
 export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
-  const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, origin, ...storeOptions } = options;
-  // Resolved once, so each warning is told once; every (re)start gets fresh rate-limit state, unless the caller gave its own store.
+  const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, origin, sandboxes: most, sandboxIdleMinutes, ...storeOptions } = options;
+  // Resolved once, so each warning is told once; every reset gets fresh rate-limit state, unless the caller gave its own store.
   const config = resolveOptions({ ...storeOptions, storage });
-  const start = () => toPetStore(compose({ config: storeOptions.limitStore ? config : { ...config, limitStore: memoryLimitStore() } }));
-  let petstore = start();
+  const bounds = {
+    sandboxes: adminBound('sandboxes', most, 'sandboxes'),
+    sandboxIdleMinutes: adminBound('sandboxIdleMinutes', sandboxIdleMinutes, 'sandboxIdleMinutes'),
+    // No page reads a worker's journal: one exchange a world keeps the memory of a thousand sandboxes small.
+    journal: 1,
+  };
+  const layers = workerLayers({ storage, limitStore: storeOptions.limitStore });
+  const composed = compose({ config, clock: takeoverClock(config.now), layers, bounds });
+  const main = composed.controls!;
+  const petstore = toPetStore(composed);
   const base = `${origin ?? scope.location.origin}${config.basePath}`;
   const worker: WorkerPetStore = {
-    get petstore() {
-      return petstore;
-    },
+    petstore,
     async reset() {
       await storage.clear();
-      petstore = start();
+      main.reset();
     },
-    seed: (pets) => seedPets(storage, pets, config.defaultStatus),
+    seed: main.seed,
+    clock: main.clock,
+    faults: main.faults,
   };
 
-  if (isLifecycleScope(scope)) takeControlAtOnce(scope, worker);
+  if (isLifecycleScope(scope)) takeControlAtOnce(scope, { main, sandboxes: composed.sandboxes!, reset: worker.reset });
   scope.addEventListener('fetch', (event) => {
     const { url } = event.request;
     if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) return;
@@ -105,18 +134,20 @@ function isLifecycleScope(scope: WorkerScopeLike): scope is WorkerScopeLike & Li
  * A fake backend must answer the page that registered it: without skipWaiting and claim, the
  * first load goes to the network and the worker waits for every tab of an older one to close.
  */
-function takeControlAtOnce(scope: LifecycleScope, worker: WorkerPetStore): void {
+function takeControlAtOnce(scope: LifecycleScope, worlds: WorkerWorlds): void {
   scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));
   scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
   scope.addEventListener('message', (event) => {
-    const type = (event.data as { type?: unknown } | null)?.type;
-    const work = type === CLAIM ? scope.clients.claim() : type === RESET ? worker.reset() : undefined;
+    const message = event.data as { type?: unknown } | null;
+    const type = message?.type;
+    const work =
+      type === CLAIM ? scope.clients.claim() : type === RESET ? worlds.reset() : type === CONTROL ? control(worlds, message as ControlMessage) : undefined;
     if (!work) return;
-    const reply = (message: WorkerReply) => event.ports[0]?.postMessage(message);
+    const reply = (answer: WorkerReply) => event.ports[0]?.postMessage(answer);
     event.waitUntil(
       work.then(
-        () => reply({ ok: true }),
-        (error: unknown) => reply({ ok: false, message: String((error as Error)?.message ?? error) }),
+        (value: unknown) => reply({ ok: true, value }),
+        (error: unknown) => reply({ ok: false, name: (error as Error)?.name, message: String((error as Error)?.message ?? error) }),
       ),
     );
   });

@@ -6,6 +6,7 @@ import { durableObjectLimitStore, type DurableObjectNamespaceLike } from '../../
 import type { D1DatabaseLike } from '../../stores/sql/d1-client.ts';
 import { migrateD1 } from '../../stores/sql/d1-migrations.ts';
 import { d1PetStorage } from '../../stores/sql/d1-pet-storage.ts';
+import { sandboxRouter } from './sandbox-router.ts';
 
 /**
  * The bindings the Worker reads (wrangler.toml, `wrangler secret put`).
@@ -50,7 +51,7 @@ function apiKeysOf(keys: string | undefined): ReturnType<typeof parseApiKeys> {
   }
 }
 
-/** The fake backend: every request to the one PetStoreFake object, which holds the admin API. */
+/** The fake backend: the main world's requests and the admin API's to the main PetStoreFake object, each sandbox's to its own. */
 function fakeBackend(env: PetStoreEnv, token: string): Serve {
   apiKeysOf(env.PETSTORE_API_KEYS);
   if (token.trim().length < 16) throw new Misconfigured('PETSTORE_ADMIN_TOKEN must be 16 or more characters');
@@ -60,9 +61,7 @@ function fakeBackend(env: PetStoreEnv, token: string): Serve {
       `PETSTORE_ADMIN_TOKEN is set but no Durable Object namespace is bound as PETSTORE_FAKE: export the PetStoreFake petStoreWorker returns (export const { PetStoreFake } = petstore) and bind it in wrangler.toml; ${HELP}`,
     );
   }
-  const id = fake.idFromName('fake-backend');
-  // A stub per request: workerd refuses I/O through one a previous request made.
-  return (request) => fake.get(id).fetch(request);
+  return sandboxRouter(fake, token);
 }
 
 /** The Pet Store over the D1 database and the limit objects, its tables made before its first request. */

@@ -1,9 +1,13 @@
-/** The Durable Object class that serves the Pet Store as a fake backend, admin API on, made from one petStoreWorker's options: one instance answers every request, from memory. */
+/** The Durable Object class that serves the Pet Store as a fake backend, admin API on, made from one petStoreWorker's options: one instance for the main world, one per sandbox, each from memory. */
 import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
 import { toPetStore } from '../../compose/pet-store.ts';
 import { controlLayers } from '../../controls/layers.ts';
-import { parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
+import { newSandboxSchemaFor } from '../../controls/sandbox-schemas.ts';
+import type { Sandboxes } from '../../controls/sandboxes.ts';
+import { parseApiKeys, parseInput, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
+import { readMessage, type SandboxMessage } from './sandbox-messages.ts';
+import { opensSandbox } from './sandbox-router.ts';
 
 /** The bindings the fake backend reads; the Worker has checked both before it forwards a request. */
 interface FakeBackendEnv {
@@ -34,26 +38,29 @@ export interface PetStoreFakeClass {
 export function fakeBackendClass(options: PetStoreOptions, mountPath: string | undefined): PetStoreFakeClass {
   /**
    * The Pet Store as a fake backend on Workers: with the `PETSTORE_ADMIN_TOKEN` secret bound,
-   * petStoreWorker sends every request to one instance of this Durable Object, which serves the
-   * API and the admin API under `/__admin` (reset, seed, the clock, faults, the journal) from
-   * memory. One instance in the world sees every request, so a reset, a seeded pet or a moved
-   * clock is what the next request sees, whichever Worker instance it reaches. Pets and quotas
-   * live as long as the object stays awake (Cloudflare evicts an idle one after a minute or
-   * two): a fake backend for tests and demos, not D1. Bind it as `PETSTORE_FAKE` (docs/workers.md).
+   * petStoreWorker sends the main world's requests and the admin API's to one instance of this
+   * Durable Object, and each sandbox's (its keys, `/__admin/sandboxes/{id}/…`) to an instance of
+   * its own (sandbox-router.ts). Every instance serves the API and the admin API under `/__admin`
+   * (reset, seed, the clock, faults, the journal) from memory; a sandbox's holds that sandbox
+   * only, from the keys and pets the Worker tells it. One instance in the world sees every request
+   * of its world, so a reset, a seeded pet or a moved clock is what the next request sees,
+   * whichever Worker instance it reaches. Pets and quotas live as long as the object stays awake
+   * (Cloudflare evicts an idle one after a minute or two): a fake backend for tests and demos, not
+   * D1. Bind it as `PETSTORE_FAKE` (docs/workers.md).
    */
   return class PetStoreFake {
     readonly #env: FakeBackendEnv;
-    #petstore: PetStore | undefined;
+    #world: { readonly petstore: PetStore; readonly sandboxes: Sandboxes } | undefined;
 
     constructor(_state: unknown, env: FakeBackendEnv) {
       this.#env = env;
     }
 
-    /** Answers one request the Worker forwarded, as the Worker would have. */
-    fetch(request: Request): Promise<Response> {
+    /** Answers one request the Worker forwarded, as the Worker would have, or a message from the Worker. */
+    async fetch(request: Request): Promise<Response> {
       // Built as createPetStore builds a store, but without the node:http listener, which a Worker never calls.
-      this.#petstore ??= toPetStore(
-        compose({
+      if (!this.#world) {
+        const composed = compose({
           config: resolveOptions({
             ...options,
             apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
@@ -62,9 +69,37 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
             clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
           }),
           layers: controlLayers,
-        }),
-      );
-      return this.#petstore.fetch(request, { mountPath });
+        });
+        this.#world = { petstore: toPetStore(composed), sandboxes: composed.sandboxes! };
+      }
+      const { petstore, sandboxes } = this.#world;
+      let message: SandboxMessage | undefined;
+      try {
+        message = await readMessage(request, this.#env.PETSTORE_ADMIN_TOKEN ?? '');
+      } catch {
+        return new Response(null, { status: 403 });
+      }
+      if (message) return new Response(null, { status: (await obey(sandboxes, message)) ? 204 : 404 });
+      const response = await petstore.fetch(request, { mountPath });
+      if (response.status === 201 && opensSandbox(request, mountPath)) {
+        // The sandbox lives in its own object, seeded there by the Worker: this main object keeps its
+        // id, keys and idle time, and need not keep its pets too.
+        const { id } = (await response.clone().json()) as { id: string };
+        sandboxes.get(id)?.controls.reset();
+      }
+      return response;
     }
   };
+}
+
+/** Does what a message says to this object's sandboxes; `false` when the sandbox it names is not here. */
+async function obey(sandboxes: Sandboxes, message: SandboxMessage): Promise<boolean> {
+  if (message.op === 'touch') return sandboxes.get(message.id) !== undefined;
+  if (message.op === 'wipe') return sandboxes.delete(message.id);
+  const sandbox = sandboxes.open({ id: message.id, keys: message.keys });
+  if (!sandbox) return false;
+  // The main object has checked the pets already; read again here, they are typed.
+  const { seed } = parseInput(newSandboxSchemaFor({ seed: message.seed }), { seed: message.seed }, 'body');
+  if (seed !== undefined) await sandbox.controls.seed(seed);
+  return true;
 }

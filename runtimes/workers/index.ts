@@ -49,8 +49,9 @@ const FROM_BINDINGS = new Set(['apiKeys', 'storage', 'limitStore', 'clientAddres
  * The Pet Store as a Cloudflare Worker: pets in the D1 database bound as `PETSTORE_DB` (migrated
  * on the first request), rate limits exact in the `PetStoreLimits` Durable Objects bound as
  * `PETSTORE_LIMITS`, keys from the `PETSTORE_API_KEYS` secret, the caller from `CF-Connecting-IP`.
- * With a `PETSTORE_ADMIN_TOKEN` secret it is a fake backend instead, admin API on: every request
- * goes to the Durable Object class it returns as `PetStoreFake`, made from the same options.
+ * With a `PETSTORE_ADMIN_TOKEN` secret it is a fake backend instead, admin API on: the main world's
+ * requests go to one object of the Durable Object class it returns as `PetStoreFake`, made from the
+ * same options, and each sandbox's to one of its own.
  * A binding missing or wrong is a JSON 500 naming the fix, on every request until it is bound.
  * Options are checked now, so a typo fails the deploy, not a request. docs/workers.md has the
  * wrangler.toml.

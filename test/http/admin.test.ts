@@ -59,7 +59,9 @@ describe('the admin API', () => {
       ],
     });
     const notAList = await expectError(await server.admin('/seed', json({ name: 'Rex' })), 400, 'invalid_request');
-    expect(notAList.details).toEqual([{ field: 'body', message: 'must be a JSON array of pets, each like a POST /pets body' }]);
+    expect(notAList.details).toEqual([
+      { field: 'body', message: 'must be a JSON array of pets, each like a POST /pets body, or {"generate": {"count": 25, "seed": 7}}' },
+    ]);
     expect(await (await server.admin('/pets')).json()).toHaveLength(2);
     expect((await (await server.api('/pets')).json()).map((pet: { name: string }) => pet.name)).toEqual(['Rex', 'Tom']);
   });
@@ -219,7 +221,12 @@ describe('the admin API', () => {
       '/__admin/clock',
       '/__admin/faults',
       '/__admin/requests',
+      '/__admin/requests/count',
+      '/__admin/verify',
       '/__admin/openapi.json',
+      '/__admin/sandboxes',
+      '/__admin/sandboxes/{id}',
+      ...['reset', 'seed', 'pets', 'clock', 'faults', 'requests', 'requests/count', 'verify'].map((path) => `/__admin/sandboxes/{id}/${path}`),
     ]);
     expect(document.servers).toEqual([{ url: '/' }]);
     const wrong = await server.admin('/reset', { method: 'GET' });
@@ -231,12 +238,14 @@ describe('the admin API', () => {
   it('answers HEAD as GET without the body and OPTIONS with Allow on every path, as its document declares', async () => {
     const server = await adminServer();
     const document = await (await server.admin('/openapi.json')).json();
-    for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
+    const { id } = await (await server.admin('/sandboxes', json({}))).json();
+    for (const [template, item] of Object.entries<Record<string, unknown>>(document.paths)) {
+      const path = template.replace('{id}', id);
       const options = await server.admin(path.slice('/__admin'.length), { method: 'OPTIONS' });
       expect([path, options.status, options.headers.get('allow')]).toEqual([path, 204, expect.any(String)]);
-      expect([path, 'options', item.options]).toEqual([path, 'options', expect.anything()]);
+      expect([template, 'options', item.options]).toEqual([template, 'options', expect.anything()]);
       if (!item.get) continue;
-      expect([path, 'head', item.head]).toEqual([path, 'head', expect.anything()]);
+      expect([template, 'head', item.head]).toEqual([template, 'head', expect.anything()]);
       const head = await server.admin(path.slice('/__admin'.length), { method: 'HEAD' });
       expect([path, head.status, await head.text()]).toEqual([path, 200, '']);
     }

@@ -68,6 +68,17 @@ describe('GET /__admin/openapi.json', () => {
       { status: 503, stauts: 500 },
       { status: 503, path: 'v1/pets' },
       { status: 503, path: '' },
+      { delayMs: { min: 100, max: 400 } },
+      { delayMs: { min: 0, max: 1 }, times: 'always' },
+      { status: 503, delayMs: { min: 0, max: 0 } },
+      { delayMs: { min: 0, max: 0 } },
+      { delayMs: { min: 1 } },
+      { delayMs: { min: 1, max: 2, mean: 1 } },
+      { delayMs: { min: -1, max: 2 } },
+      { delayMs: { min: 1, max: 2 ** 31 } },
+      { delayMs: { min: 1.5, max: 2 } },
+      { delayMs: [1, 2] },
+      // Not { min: 400, max: 100 }: JSON Schema cannot compare two fields; the description says min <= max.
     ];
     for (const sample of samples) {
       expect([sample, validate(sample)]).toEqual([sample, v.is(FaultRuleSchema, sample)]);
@@ -110,9 +121,26 @@ describe('GET /__admin/openapi.json', () => {
         }),
       ),
     );
-    expect(
-      operations.map(({ method, path, operationId, tags, responses }) => [`${method.toUpperCase()} ${path}`, operationId, tags, Object.keys(responses)]),
-    ).toEqual([
+    const inSandbox = '/__admin/sandboxes/{id}/';
+    const summary = ({ method, path, operationId, tags, responses }: (typeof operations)[number]) => [
+      `${method.toUpperCase()} ${path}`,
+      operationId,
+      tags,
+      Object.keys(responses),
+    ];
+    // Every world operation again for one sandbox, but the server's own document.
+    const world = operations.filter(({ path }) => !path.startsWith('/__admin/sandboxes'));
+    expect(operations.filter(({ path }) => path.startsWith(inSandbox)).map(summary)).toEqual(
+      world
+        .filter(({ path }) => path !== '/__admin/openapi.json')
+        .map((operation) => {
+          const [call, operationId, , statuses] = summary(operation) as [string, string, string[], string[]];
+          // Integer keys come first in an object, in order: the 404 goes among them.
+          const withNotFound = [...statuses.filter((status) => /^\d+$/.test(status)), '404'].sort().concat(statuses.filter((status) => !/^\d+$/.test(status)));
+          return [call.replace('/__admin/', inSandbox), `${operationId}InSandbox`, ['sandboxes'], withNotFound];
+        }),
+    );
+    expect(operations.filter(({ path }) => !path.startsWith(inSandbox)).map(summary)).toEqual([
       ['POST /__admin/reset', 'resetStore', ['store'], ['204', '400', '401', '4XX']],
       ['OPTIONS /__admin/reset', 'resetStoreOptions', ['store'], ['204', '400', '401', '4XX']],
       ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415', '4XX']],
@@ -133,9 +161,22 @@ describe('GET /__admin/openapi.json', () => {
       ['HEAD /__admin/requests', 'listRequestsHead', ['journal'], ['200', '400', '401', '4XX']],
       ['DELETE /__admin/requests', 'clearRequests', ['journal'], ['204', '400', '401', '4XX']],
       ['OPTIONS /__admin/requests', 'requestsOptions', ['journal'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/requests/count', 'countRequests', ['journal'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/requests/count', 'countRequestsHead', ['journal'], ['200', '400', '401', '4XX']],
+      ['OPTIONS /__admin/requests/count', 'countRequestsOptions', ['journal'], ['204', '400', '401', '4XX']],
+      ['POST /__admin/verify', 'verifyRequests', ['journal'], ['200', '400', '401', '409', '413', '415', '4XX']],
+      ['OPTIONS /__admin/verify', 'verifyRequestsOptions', ['journal'], ['204', '400', '401', '4XX']],
       ['GET /__admin/openapi.json', 'getAdminOpenApiDocument', ['document'], ['200', '400', '401', '4XX']],
       ['HEAD /__admin/openapi.json', 'getAdminOpenApiDocumentHead', ['document'], ['200', '400', '401', '4XX']],
       ['OPTIONS /__admin/openapi.json', 'adminOpenApiDocumentOptions', ['document'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/sandboxes', 'listSandboxes', ['sandboxes'], ['200', '400', '401', '4XX']],
+      ['HEAD /__admin/sandboxes', 'listSandboxesHead', ['sandboxes'], ['200', '400', '401', '4XX']],
+      ['POST /__admin/sandboxes', 'openSandbox', ['sandboxes'], ['201', '400', '401', '409', '413', '415', '4XX']],
+      ['OPTIONS /__admin/sandboxes', 'sandboxesOptions', ['sandboxes'], ['204', '400', '401', '4XX']],
+      ['GET /__admin/sandboxes/{id}', 'getSandbox', ['sandboxes'], ['200', '400', '401', '404', '4XX']],
+      ['HEAD /__admin/sandboxes/{id}', 'getSandboxHead', ['sandboxes'], ['200', '400', '401', '404', '4XX']],
+      ['DELETE /__admin/sandboxes/{id}', 'deleteSandbox', ['sandboxes'], ['204', '400', '401', '404', '4XX']],
+      ['OPTIONS /__admin/sandboxes/{id}', 'sandboxOptions', ['sandboxes'], ['204', '400', '401', '404', '4XX']],
     ]);
     for (const { method, path, description } of operations)
       expect([method, path, typeof description, description.length > 0]).toEqual([method, path, 'string', true]);
@@ -149,14 +190,18 @@ describe('GET /__admin/openapi.json', () => {
     expect(responses.OtherClientError.headers.Allow).toEqual({ $ref: '#/components/headers/Allow.optional' });
     expect(document.paths['/__admin/faults'].options.responses['204'].headers.Allow).toEqual({ $ref: '#/components/headers/Allow' });
     expect(document.info.description).toContain('405 `method_not_allowed` with `Allow`');
-    expect(document.paths['/__admin/seed'].post.requestBody.content['application/json'].schema.items).toEqual({ $ref: '#/components/schemas/NewPet' });
+    const seed = document.paths['/__admin/seed'].post.requestBody.content['application/json'].schema;
+    expect(seed.anyOf[0].items).toEqual({ $ref: '#/components/schemas/NewPet' });
+    expect(Object.keys(seed.anyOf[1].properties)).toEqual(['generate']);
   });
 
   it('lists as operations exactly the methods each admin path answers: what OPTIONS puts in Allow', async () => {
     const document = await servedAdminDocument();
     const store = createPetStore({ admin: { token: ADMIN_TOKEN } });
+    const authorization = `Bearer ${ADMIN_TOKEN}`;
+    const { id } = await (await store.fetch('http://localhost/__admin/sandboxes', { method: 'POST', headers: { authorization } })).json();
     for (const [path, item] of Object.entries(document.paths)) {
-      const answer = await store.fetch(`http://localhost${path}`, { method: 'OPTIONS', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const answer = await store.fetch(`http://localhost${path.replace('{id}', id)}`, { method: 'OPTIONS', headers: { authorization } });
       expect([path, answer.status, answer.headers.get('allow')?.toLowerCase().split(', ').sort()]).toEqual([path, 204, Object.keys(item as object).sort()]);
     }
   });
@@ -171,6 +216,19 @@ describe('GET /__admin/openapi.json', () => {
       '[{"name":"Rex"}]',
       '[5]',
       '{"name":"Rex","categoryId":1}',
+      '{"generate":{"count":3,"seed":7}}',
+      '{"generate":{"count":10000,"seed":4294967295}}',
+      '{"generate":{"count":1}}',
+      '{"generate":{"count":0}}',
+      '{"generate":{"count":10001}}',
+      '{"generate":{"count":2.5}}',
+      '{"generate":{"count":3,"seed":-1}}',
+      '{"generate":{"count":3,"seed":4294967296}}',
+      '{"generate":{"count":3,"colour":"red"}}',
+      '{"generate":{"count":3},"pets":[]}',
+      '{"generate":{}}',
+      '{"generate":5}',
+      '{}',
     ];
     for (const body of bodies) {
       const store = createPetStore({ admin: { token: ADMIN_TOKEN } });

@@ -1,6 +1,7 @@
-/** servePetStoreInWorker in process, with a stand-in worker scope: which fetches it answers, and its reset and seed. */
-import { describe, expect, it } from 'vitest';
+/** servePetStoreInWorker in process, with a stand-in worker scope: which fetches it answers, its reset and seed, and the control messages of start(). */
+import { describe, expect, it, vi } from 'vitest';
 import { servePetStoreInWorker } from '../../runtimes/service-worker/index.ts';
+import { CONTROL, RESET, type ControlOperation, type WorkerReply } from '../../runtimes/service-worker/protocol.ts';
 import { memoryPetStorage } from '../../stores/memory/index.ts';
 
 /** The worker scope the adapter listens on, holding the fetch listener it adds. */
@@ -52,5 +53,111 @@ describe('servePetStoreInWorker', () => {
     await worker.reset();
     expect((await get())?.status).toBe(200);
     expect(told.map((error) => (error as { code?: string }).code)).toEqual(['PETSTORE_PUBLIC_URL_PATH']);
+  });
+});
+
+/** A stand-in for a real worker scope (it has skipWaiting), holding its fetch and message listeners. */
+function lifecycleScope(origin: string) {
+  const listeners = new Map<string, (event: never) => void>();
+  const scope = {
+    location: { origin },
+    skipWaiting: async () => {},
+    clients: { claim: async () => {} },
+    addEventListener: (type: string, listener: (event: never) => void) => void listeners.set(type, listener),
+  };
+  return {
+    scope,
+    /** What `fetch(url, init)` from a page gets. */
+    async dispatch(url: string, init?: RequestInit): Promise<Response> {
+      let answer: Response | PromiseLike<Response> | undefined;
+      const listener = listeners.get('fetch') as (event: { request: Request; respondWith(response: Response | PromiseLike<Response>): void }) => void;
+      listener({ request: new Request(url, init), respondWith: (response) => void (answer = response) });
+      return answer!;
+    },
+    /** The worker's reply to a message a page posts with a port, as start() does. */
+    send(data: object): Promise<WorkerReply> {
+      return new Promise((resolve) => {
+        const listener = listeners.get('message') as (event: {
+          data: unknown;
+          ports: { postMessage(reply: WorkerReply): void }[];
+          waitUntil(work: Promise<unknown>): void;
+        }) => void;
+        listener({ data, ports: [{ postMessage: resolve }], waitUntil: () => {} });
+      });
+    },
+  };
+}
+
+/** A worker on the stand-in scope, `demo` its pro key, and its message and fetch ends. */
+function controlledWorker(options: { sandboxes?: number } = {}) {
+  const { scope, dispatch, send } = lifecycleScope('https://app.example');
+  const cleared = vi.fn(async () => {});
+  const worker = servePetStoreInWorker({ scope, storage: Object.assign(memoryPetStorage(), { clear: cleared }), apiKeys: { demo: 'pro' }, ...options });
+  const control = (op: ControlOperation, sandbox?: string, ...args: unknown[]) => send({ type: CONTROL, op, sandbox, args });
+  const get = (key: string, path = '/v1/pets') => dispatch(`https://app.example${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return { worker, control, get, send, cleared };
+}
+
+describe('servePetStoreInWorker, driven by the messages of start()', () => {
+  it('opens a sandbox whose pets, ids, clock and faults are its own, and sends the requests with its keys to it', async () => {
+    const { worker, control, get } = controlledWorker();
+    const opened = await control('open', undefined, [{ name: 'Rex', categoryId: 1 }]);
+    const { id, keys } = (opened as { value: { id: string; keys: { pro: string } } }).value;
+    expect(await (await get(keys.pro)).json()).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }]);
+    expect(await (await get('demo')).json()).toEqual([]);
+
+    const mainTime = worker.clock.now();
+    expect(await control('set', id, '2030-01-01T00:00:00Z')).toEqual({ ok: true, value: Date.parse('2030-01-01T00:00:00Z') });
+    expect(await control('advance', id, 60_000)).toEqual({ ok: true, value: Date.parse('2030-01-01T00:01:00Z') });
+    expect(worker.clock.now() - mainTime).toBeLessThan(60_000);
+
+    expect(await control('inject', id, { status: 503, times: 'always' })).toMatchObject({ ok: true, value: expect.any(String) });
+    expect(await control('list', id)).toMatchObject({ ok: true, value: [{ status: 503, left: 'always' }] });
+    expect((await get(keys.pro)).status).toBe(503);
+    expect((await get('demo')).status).toBe(200);
+    expect(await control('list')).toEqual({ ok: true, value: [] });
+    expect(await control('clear', id)).toEqual({ ok: true });
+    expect((await get(keys.pro)).status).toBe(200);
+  });
+
+  it('moves the main world clock, seeds it, and gives its faults to the configured keys only', async () => {
+    const { control, get } = controlledWorker();
+    expect(await control('seed', undefined, [{ name: 'Kit', categoryId: 2 }])).toMatchObject({ ok: true, value: [{ id: 1, name: 'Kit' }] });
+    const opened = (await control('open')) as { value: { keys: { pro: string } } };
+    await control('inject', undefined, { status: 429, times: 'always' });
+    expect((await get('demo')).status).toBe(429);
+    expect(await (await get(opened.value.keys.pro)).json()).toEqual([]);
+    expect(await control('set', undefined, 0)).toEqual({ ok: true, value: 0 });
+    expect(await control('now')).toEqual({ ok: true, value: 0 });
+  });
+
+  it('answers a bad fault rule or seed with the TypeError naming the field, and opens no sandbox for a bad seed', async () => {
+    const { control } = controlledWorker({ sandboxes: 1 });
+    expect(await control('inject', undefined, { status: 200 })).toEqual({ ok: false, name: 'TypeError', message: expect.stringMatching(/status/) });
+    expect(await control('open', undefined, [{ name: '' }])).toEqual({
+      ok: false,
+      name: 'TypeError',
+      message: expect.stringMatching(/^seed: pet 0 is invalid: name/),
+    });
+    expect(await control('open')).toMatchObject({ ok: true });
+    expect(await control('open')).toEqual({ ok: false, name: 'Error', message: expect.stringMatching(/^sandbox: 1 sandboxes are open/) });
+  });
+
+  it('deletes a sandbox: its keys get 401 and its controls are refused, naming it', async () => {
+    const { control, get } = controlledWorker();
+    const { id, keys } = ((await control('open')) as { value: { id: string; keys: { free: string } } }).value;
+    expect((await get(keys.free)).status).toBe(200);
+    expect(await control('delete', id)).toEqual({ ok: true });
+    expect((await get(keys.free)).status).toBe(401);
+    expect(await control('pets', id)).toEqual({ ok: false, name: 'Error', message: expect.stringContaining(`sandbox ${id} is gone`) });
+  });
+
+  it('resets the main world on the reset message every version of the worker knows: its IndexedDB emptied, its faults cleared', async () => {
+    const { worker, send, get, cleared } = controlledWorker();
+    worker.faults.inject({ status: 500, times: 'always' });
+    expect((await get('demo')).status).toBe(500);
+    expect(await send({ type: RESET })).toEqual({ ok: true });
+    expect(cleared).toHaveBeenCalledOnce();
+    expect((await get('demo')).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 /** petstore-service/testing: the manual clock, fault rules, seeding and the request log. */
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { generatedPets } from '../../controls/generated-pets.ts';
 import { createTestPetStore, manualClock, matching } from '../../testing/index.ts';
 
 const list = (store: ReturnType<typeof createTestPetStore>, path = '/v1/pets') =>
@@ -30,6 +31,39 @@ describe('createTestPetStore', () => {
     ]);
     await expect(store.seed([{ name: '', categoryId: 1 }])).rejects.toThrow(/seed: pet 0 is invalid/);
     expect(await store.pets()).toHaveLength(2);
+  });
+
+  it('seeds generated pets, exactly those generatedPets gives, and names what is wrong with a generate', async () => {
+    const store = createTestPetStore();
+    const seeded = await store.seed({ generate: { count: 25, seed: 7 } });
+    expect(seeded).toEqual(generatedPets({ count: 25, seed: 7 }).map((pet, index) => ({ id: index + 1, ...pet })));
+    const refusal = (input: unknown) => store.seed(input as never).catch((error: unknown) => error as TypeError);
+    expect(await refusal({ generate: { count: 0 } })).toEqual(new TypeError('seed: generate.count must be a whole number from 1 to 10000'));
+    expect(await refusal({ generate: { count: 3, seed: 2 ** 32 } })).toEqual(new TypeError('seed: generate.seed must be a whole number from 0 to 4294967295'));
+    expect(await refusal({ generate: { count: 3 }, pets: [] })).toEqual(new TypeError('seed: pets is not a field of a seed: give "generate" alone'));
+    expect(await refusal({ name: 'Rex', categoryId: 1 })).toEqual(
+      new TypeError('seed: must be a JSON array of pets, each like a POST /pets body, or {"generate": {"count": 25, "seed": 7}}'),
+    );
+    expect(await store.pets()).toEqual(seeded);
+  });
+
+  it('draws the delays of a range from randomSeed: the same every run, and again after reset()', async () => {
+    const delays = async (store: ReturnType<typeof createTestPetStore>) => {
+      const timers = vi.spyOn(globalThis, 'setTimeout');
+      store.faults.delayNext(10, { min: 0, max: 3 });
+      for (let i = 0; i < 10; i++) await list(store);
+      const chosen = timers.mock.calls.map(([, ms]) => ms);
+      timers.mockRestore();
+      return chosen;
+    };
+    const store = createTestPetStore({ randomSeed: 7 });
+    const first = await delays(store);
+    expect(first.length).toBeGreaterThan(0);
+    expect(await delays(createTestPetStore({ randomSeed: 7 }))).toEqual(first);
+    await store.reset();
+    expect(await delays(store)).toEqual(first);
+    expect(await delays(createTestPetStore({ randomSeed: 8 }))).not.toEqual(first);
+    expect(() => createTestPetStore({ randomSeed: -1 })).toThrow(new TypeError('randomSeed must be a whole number from 0 to 4294967295, got -1'));
   });
 
   it('drives the sunset of the deprecated get-by-id with its clock', async () => {

@@ -1,0 +1,60 @@
+/** What `/__admin/sandboxes` takes and answers, as valibot schemas: they check the body, and the admin document is generated from them. */
+import * as v from 'valibot';
+import { SeedSchema, seedSchemaFor } from './seed-schemas.ts';
+
+const NOT_A_NEW_SANDBOX = (issue: v.StrictObjectIssue) =>
+  issue.expected === 'never' ? 'is not a field of a new sandbox (only "seed")' : 'must be a JSON object, {} or {"seed": …}';
+
+/** The body of `POST /__admin/sandboxes`, for the admin document: nothing, or what `POST /__admin/seed` takes. */
+export const NewSandboxSchema = v.pipe(
+  v.strictObject({ seed: v.optional(v.pipe(SeedSchema, v.description('Pets to start with: anything POST /__admin/seed takes.'))) }, NOT_A_NEW_SANDBOX),
+  v.title('NewSandbox'),
+  v.description('An empty object (or no body) for an empty sandbox, or the pets it starts with.'),
+);
+
+/**
+ * The schema to check `input` (a `POST /__admin/sandboxes` body) with: NewSandboxSchema with the
+ * seed's own form (seedSchemaFor), so a bad pet is named `seed.1.name`, not "neither form fits".
+ *
+ * @example
+ * const { seed } = parseInput(newSandboxSchemaFor(body), body, 'body');
+ */
+export function newSandboxSchemaFor(input: unknown) {
+  const seed = typeof input === 'object' && input !== null ? (input as { seed?: unknown }).seed : undefined;
+  return v.strictObject({ seed: v.optional(seedSchemaFor(seed)) }, NOT_A_NEW_SANDBOX);
+}
+
+const KEY_FORMAT = 'psbx_<id>_<plan>_<32 random characters>';
+const SandboxKeysSchema = v.pipe(
+  v.strictObject({
+    free: v.pipe(v.string(), v.description(`The free plan\u2019s key, ${KEY_FORMAT}.`)),
+    pro: v.pipe(v.string(), v.description('The pro plan\u2019s key.')),
+    business: v.pipe(v.string(), v.description('The business plan\u2019s key.')),
+  }),
+  v.title('SandboxKeys'),
+  v.description('A key per plan: a request carrying one of them (Authorization: Bearer <key>) lives in the sandbox.'),
+);
+
+const ID = v.pipe(v.string(), v.regex(/^[0-9a-z]{12}$/), v.description('The sandbox\u2019s id: 12 lower-case letters and digits.'));
+
+/** The answer of `POST /__admin/sandboxes`. */
+export const OpenedSandboxSchema = v.pipe(v.strictObject({ id: ID, keys: SandboxKeysSchema }), v.title('OpenedSandbox'));
+
+const REAL_TIME = v.pipe(v.string(), v.description('Real time (not a world\u2019s clock), as an ISO 8601 date.'));
+
+/** An item of `GET /__admin/sandboxes`, and the answer of `GET /__admin/sandboxes/{id}`. */
+export const SandboxSchema = v.pipe(
+  v.strictObject({ id: ID, keys: SandboxKeysSchema, createdAt: REAL_TIME, lastUsedAt: REAL_TIME }),
+  v.title('Sandbox'),
+  v.description('An open sandbox; it is deleted once unused for the idle minutes (--sandbox-idle).'),
+);
+
+/** The 409 of `POST /__admin/sandboxes` when the most sandboxes are open. */
+export const TooManySandboxesSchema = v.pipe(
+  v.strictObject({
+    code: v.literal('too_many_sandboxes'),
+    message: v.pipe(v.string(), v.description('The cap, the flag or option that sets it, and how to get past it.')),
+    status: v.literal(409),
+  }),
+  v.title('TooManySandboxes'),
+);

@@ -1,0 +1,103 @@
+/** The fake backend's Worker: each request to the PetStoreFake object of its world (the main one, or its sandbox's own), and the messages that keep them agreeing. */
+import { sandboxIdOf, type SandboxKeys } from '../../controls/sandbox-keys.ts';
+import { bearerToken } from '../../src/index.ts';
+import type { DurableObjectNamespaceLike } from '../../stores/durable-objects/limit-store.ts';
+import { messageRequest, unmarked, type SandboxMessage } from './sandbox-messages.ts';
+
+/** The main object's name: the main world, the admin API, and the registry of sandboxes (their cap, list and idle times). */
+const MAIN = 'fake-backend';
+
+/**
+ * How often a sandbox's use is told to the main object, at most: its idle time is counted there,
+ * so a sandbox in use is never deleted as idle, and a sandbox the main object no longer has (idle
+ * too long, deleted, or forgotten when Cloudflare evicted the main object) is wiped at its next use.
+ */
+const TOUCH_EVERY_MS = 10_000;
+/** The sandboxes a Worker instance remembers telling about: beyond this, the least recent is forgotten (and told about again). */
+const REMEMBERED = 10_000;
+
+/** Where a request goes: a sandbox's object, or the main one (with what it opens or deletes, which the sandbox's object must hear of). */
+interface Target {
+  readonly sandbox?: string;
+  readonly opens?: boolean;
+  readonly deletes?: string;
+}
+
+const ADMIN_SANDBOXES = /^\/__admin\/sandboxes(?:\/([0-9a-z]{12})(\/.+)?)?$/;
+
+/** The request's target, by its path below `mountPath` under `/__admin`, else by its Bearer key. */
+function targetOf(request: Request, mountPath = ''): Target {
+  const { pathname } = new URL(request.url);
+  const path = pathname.startsWith(`${mountPath}/`) ? pathname.slice(mountPath.length) : pathname;
+  if (path === '/__admin' || path.startsWith('/__admin/')) {
+    const [, id, below] = ADMIN_SANDBOXES.exec(path) ?? [];
+    if (id !== undefined && below !== undefined) return { sandbox: id };
+    if (id !== undefined) return { deletes: request.method === 'DELETE' ? id : undefined };
+    return { opens: request.method === 'POST' && path === '/__admin/sandboxes' };
+  }
+  const id = sandboxIdOf(bearerToken(request.headers.get('authorization')));
+  return id === undefined ? {} : { sandbox: id };
+}
+
+/**
+ * Whether `request` is a `POST /__admin/sandboxes`, which opens a sandbox.
+ *
+ * @example
+ * if (opensSandbox(request, '/api') && response.status === 201) forgetPetsOf((await response.clone().json()).id);
+ */
+export const opensSandbox = (request: Request, mountPath?: string): boolean => targetOf(request, mountPath).opens === true;
+
+/**
+ * What serves the fake backend's requests: the main world's and the admin API's in the main
+ * object, each sandbox's (its keys, and `/__admin/sandboxes/{id}/…`) in an object of its own,
+ * named `sandbox:<id>`. The main object opens sandboxes (their ids and keys), and this Worker then
+ * tells the sandbox's object its keys and pets; a DELETE it tells to wipe itself.
+ *
+ * @example
+ * const serve = sandboxRouter(env.PETSTORE_FAKE, env.PETSTORE_ADMIN_TOKEN);
+ * return serve(request, '/api');
+ */
+export function sandboxRouter<Id>(fake: DurableObjectNamespaceLike<Id>, token: string): (request: Request, mountPath?: string) => Promise<Response> {
+  const main = fake.idFromName(MAIN);
+  // A stub per request: workerd refuses I/O through one a previous request made.
+  const sandbox = (id: string) => fake.get(fake.idFromName(`sandbox:${id}`));
+  const tell = async (to: ReturnType<typeof fake.get>, message: SandboxMessage) => {
+    const answer = await to.fetch(messageRequest(message, token));
+    if (!answer.ok && answer.status !== 404)
+      throw new Error(`the fake backend's ${message.op} message for sandbox ${message.id} was answered ${answer.status}`);
+    return answer.status !== 404;
+  };
+  const toldAt = new Map<string, number>();
+  const told = (id: string) => {
+    toldAt.delete(id);
+    toldAt.set(id, Date.now());
+    if (toldAt.size > REMEMBERED) toldAt.delete(toldAt.keys().next().value!);
+  };
+  /** Tells the main object the sandbox `id` is in use (once in TOUCH_EVERY_MS); one it no longer has is wiped before the request reaches it. */
+  async function touch(id: string) {
+    if (Date.now() - (toldAt.get(id) ?? Number.NEGATIVE_INFINITY) < TOUCH_EVERY_MS) return;
+    told(id);
+    if (!(await tell(fake.get(main), { op: 'touch', id }))) await tell(sandbox(id), { op: 'wipe', id });
+  }
+
+  return async (incoming, mountPath) => {
+    const request = unmarked(incoming);
+    const target = targetOf(request, mountPath);
+    if (target.sandbox !== undefined) {
+      await touch(target.sandbox);
+      return sandbox(target.sandbox).fetch(request);
+    }
+    const body = target.opens ? request.clone() : undefined;
+    const response = await fake.get(main).fetch(request);
+    if (body && response.status === 201) {
+      const { id, keys } = (await response.clone().json()) as { id: string; keys: SandboxKeys };
+      const text = await body.text();
+      // The main object has checked the body: `{}`, `{"seed": …}`, or none at all.
+      const { seed } = (text === '' ? {} : JSON.parse(text)) as { seed?: unknown };
+      await tell(sandbox(id), { op: 'open', id, keys, seed });
+      told(id);
+    }
+    if (target.deletes !== undefined && response.status === 204) await tell(sandbox(target.deletes), { op: 'wipe', id: target.deletes });
+    return response;
+  };
+}
