@@ -77,6 +77,7 @@ module.exports = {
           '^(runtimes|stores)/[^/]+/index\\.ts$',
           '^(testing|cli)/index\\.ts$',
           '^testing/conformance/index\\.ts$',
+          '^testing/playwright\\.ts$',
           '^runtimes/service-worker/worker\\.ts$',
         ],
       },

@@ -27,6 +27,7 @@ import {
 //   ts, typescript, js   a complete ES module, type-checked under Node's types (strict, skipLibCheck false)
 //     deno               …checked by `deno check` (Deno's own types) instead
 //     worker             …checked with the WebWorker lib and no Node types (a service worker)
+//     playwright         …checked with Node's types and the DOM lib, as a Playwright project has them (@playwright/test's need it)
 //     run                …and run: js with Node (this one, Node 20), ts under vitest; a `console.log(…); // → x`
 //                        line says what it prints
 //   sh, bash, console    every `npm` names a real script, every petstore-service flag is in its --help,
@@ -53,7 +54,7 @@ const WORK = join(ROOT, 'test/docs/.tmp', `run-${process.pid}`);
 const TIMEOUT_MS = 180_000;
 
 const KNOWN_TAGS: Record<string, string[]> = {
-  ts: ['deno', 'worker', 'run'],
+  ts: ['deno', 'worker', 'playwright', 'run'],
   js: ['run'],
   sh: ['run'],
   json: [],
@@ -65,7 +66,7 @@ const RECIPES = mountRecipes();
 const code = BLOCKS.filter((block) => kindOf(block) === 'ts' || kindOf(block) === 'js');
 const recipes = code.filter((block) => RECIPES.has(block.body));
 const modules = code.filter((block) => !RECIPES.has(block.body));
-const envOf = (block: Block) => (block.tags.includes('deno') ? 'deno' : block.tags.includes('worker') ? 'worker' : 'node');
+const envOf = (block: Block) => block.tags.find((tag) => ['deno', 'worker', 'playwright'].includes(tag)) ?? 'node';
 const extOf = (block: Block) => (kindOf(block) === 'ts' ? '.ts' : '.mjs');
 
 /**
@@ -155,11 +156,12 @@ beforeAll(async () => {
   };
   const files = new Map(modules.map((block) => [block, write(envOf(block), block)]));
 
-  // No package.json in node/ or worker/: the repo's is the nearest, so `petstore-service` is the repo itself.
+  // No package.json in node/, worker/ or playwright/: the repo's is the nearest, so `petstore-service` is the repo itself.
   // One tsc per environment for the blocks of every page: a tsc run costs seconds, a block almost nothing.
   const tsconfigs = {
     node: { compilerOptions: { ...TS_OPTIONS, module: 'node16', moduleResolution: 'node16', lib: ['ES2022'], types: ['node'] } },
     worker: { compilerOptions: { ...TS_OPTIONS, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'WebWorker', 'ESNext.Disposable'], types: [] } },
+    playwright: { compilerOptions: { ...TS_OPTIONS, module: 'node16', moduleResolution: 'node16', lib: ['ES2022', 'DOM'], types: ['node'] } },
   };
   const checks = Object.entries(tsconfigs)
     .filter(([env]) => modules.some((block) => envOf(block) === env))

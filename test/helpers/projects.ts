@@ -19,7 +19,7 @@ export const PROJECT_FOLDERS: Readonly<Record<ProjectName, readonly string[]>> =
   // The sources, unbuilt, behind real sockets and processes.
   integration: ['test/http', 'test/conformance', 'test/contract', 'test/fuzz', 'test/lint'],
   // The built package as users run it.
-  e2e: ['test/cli', 'test/compose', 'test/consumer', 'test/docs', 'test/package', 'examples'],
+  e2e: ['test/cli', 'test/compose', 'test/consumer', 'test/docs', 'test/package', 'test/playwright', 'examples'],
   // Real parts beyond Node.
   system: ['test/browser', 'test/flood', 'test/mount', 'test/redis', 'test/runtimes', 'test/sql', 'test/types', 'test/workers'],
 };

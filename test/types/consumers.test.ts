@@ -53,6 +53,7 @@ describe.concurrent('consumers of the packed package type-check (strict, skipLib
     ['tsconfig.hono-bundler.json', 'Hono on @hono/node-server and the Hono recipe; bundler'],
     ['tsconfig.worker.json', 'a service worker: WebWorker lib, no Node types'],
     ['tsconfig.workers.json', 'a Cloudflare Worker under @cloudflare/workers-types, and the Workers recipe'],
+    ['tsconfig.playwright.json', 'a Playwright suite on petstore-service/playwright: its options, fixture and controls; node16 with the DOM lib'],
   ])('tsc -p %s (%s)', { timeout: TIMEOUT_MS }, async (project) => {
     const { code, output } = await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', join(FIXTURES, project)]);
     expect(code, output).toBe(0);

@@ -1,0 +1,82 @@
+/** petstore-service/playwright: Playwright's `test` with a `petstore` fixture, a sandbox of its own for each test on the fake backend the run points at. */
+import {
+  test as base,
+  type PlaywrightTestArgs,
+  type PlaywrightTestOptions,
+  type PlaywrightWorkerArgs,
+  type PlaywrightWorkerOptions,
+  type TestType,
+} from '@playwright/test';
+import { openRemoteSandbox, petstoreSettings, type PetstoreSandbox } from './sandbox-client.ts';
+
+/**
+ * Playwright's own `expect`, and the types the fixture's controls take and give, so a suite needs this one import.
+ *
+ * @example
+ * import { expect, test, type PetstoreSandbox } from 'petstore-service/playwright';
+ */
+export { expect } from '@playwright/test';
+export type { PetstoreSandbox, RemoteFaultRule, RemotePendingFault } from './sandbox-client.ts';
+export type { SandboxKeys } from '../controls/sandbox-keys.ts';
+export type { RecordedExchange, Verification } from '../controls/journal.ts';
+
+/**
+ * Where the sandboxes are opened, as Playwright options: `use: { petstoreUrl, petstoreAdminToken }`
+ * in playwright.config.ts, or `test.use({ … })`. Unset, `PETSTORE_URL` and `PETSTORE_ADMIN_TOKEN`.
+ *
+ * @example
+ * test.use({ petstoreUrl: 'http://127.0.0.1:8080', petstoreAdminToken: 'my-admin-token-0123' });
+ */
+export interface PetstoreOptions {
+  /** The fake backend's root (`http://127.0.0.1:8080`) or API URL as the command prints it (`…/v1`). */
+  readonly petstoreUrl: string | undefined;
+  /** Its admin token (`petstore-service --admin-token <token>`). */
+  readonly petstoreAdminToken: string | undefined;
+}
+
+/**
+ * The fixture: `petstore`, a sandbox opened for the test and deleted after it, passed or failed.
+ *
+ * @example
+ * test('lists the seeded pet', async ({ petstore, request }) => {
+ *   await petstore.seed([{ name: 'Rex', categoryId: 1 }]);
+ *   await request.get(`${petstore.url}/pets`, { headers: { authorization: `Bearer ${petstore.keys.free}` } });
+ * });
+ */
+export interface PetstoreFixtures {
+  readonly petstore: PetstoreSandbox;
+}
+
+/**
+ * Playwright's `test` with the `petstore` fixture: each test gets a fresh sandbox of the running
+ * fake backend (`petstore-service --admin-token <token>`), so tests in parallel workers never share
+ * pets, ids, quotas, clock, faults or journal. A missing URL or token fails the test at once with
+ * one line naming the environment variable and the option.
+ *
+ * @example
+ * import { expect, test } from 'petstore-service/playwright';
+ *
+ * test('the next pet after three seeded ones is number 4', async ({ petstore, request }) => {
+ *   await petstore.seed({ generate: { count: 3, seed: 1 } });
+ *   const created = await request.post(`${petstore.url}/pets`, {
+ *     headers: { authorization: `Bearer ${petstore.keys.pro}` },
+ *     data: { name: 'Rex', categoryId: 1 },
+ *   });
+ *   expect((await created.json()).id).toBe(4);
+ * });
+ */
+// Typed by hand: the inferred type names the `playwright` package, which only @playwright/test is sure to resolve from a user's project.
+export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & PetstoreFixtures & PetstoreOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> =
+  base.extend<PetstoreFixtures & PetstoreOptions>({
+    petstoreUrl: [undefined, { option: true }],
+    petstoreAdminToken: [undefined, { option: true }],
+    petstore: async ({ petstoreUrl, petstoreAdminToken }, use) => {
+      const sandbox = await openRemoteSandbox(petstoreSettings({ petstoreUrl, petstoreAdminToken }, process.env));
+      const { delete: remove, ...controls } = sandbox;
+      try {
+        await use(controls);
+      } finally {
+        await remove();
+      }
+    },
+  });
