@@ -137,7 +137,7 @@ const targets = [
   ]),
   ...dataMixedTargets(dataMixed),
   ...sqlLimitsTargets(sqlLimits),
-  ['Service-worker bundle, min+gzip', '≤ 40 KB', `${f(bundle.gzipBytes / 1024, 1)} KB`, bundle.gzipBytes <= 40 * 1024],
+  ['Service-worker bundle, min+gzip', '≤ 44 KB', `${f(bundle.gzipBytes / 1024, 1)} KB`, bundle.gzipBytes <= 44 * 1024],
 ];
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -245,7 +245,8 @@ ${sqlLimitsSection(sqlLimits)}
 
 \`petstore-service/service-worker\` with all its dependencies (core, valibot, @valibot/to-json-schema,
 ipaddr.js, @noble/hashes, idb-keyval, @whatwg-node/server's CORS headers), bundled and minified by esbuild for the
-browser; without the node:http bridge and the fake backend's controls, which it never uses:
+browser; without the node:http bridge and the admin API, which it never uses, but with the controls a page drives
+(clock, faults, sandboxes, generated pets: issue #36 took it from 33.5 to 41.2 KB and the target from 40 to 44 KB):
 ${f(bundle.minBytes)} bytes minified, **${f(bundle.gzipBytes)} bytes min+gzip**.
 `;
 

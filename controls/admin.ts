@@ -20,7 +20,7 @@ import { adminRoutes } from './admin-routes.ts';
 import { pathAndQuery } from './journal.ts';
 import type { Controls } from './controls.ts';
 import { noSuchSandbox, sandboxRoutes } from './sandbox-routes.ts';
-import type { Sandboxes } from './sandboxes.ts';
+import type { Worlds } from './worlds.ts';
 
 /** Where the admin API is mounted, under the host's mount path. */
 export const ADMIN_PATH = '/__admin';
@@ -36,14 +36,6 @@ function sameSecret(given: string, expected: string): boolean {
 
 /** Resolved options with the admin API on. */
 export type AdminOptions = ResolvedOptions & { readonly admin: { readonly token: string } };
-
-/** A fake backend's worlds: the main one, and the sandboxes beside it. */
-export interface Worlds {
-  readonly main: Controls;
-  readonly sandboxes: Sandboxes;
-  /** Every API request, sent to the world its key belongs to. */
-  readonly handle: Handle;
-}
 
 /** The admin routes of one world, made once per world. */
 const routesOfWorld = new WeakMap<Controls, ReturnType<typeof adminRoutes>>();

@@ -40,15 +40,24 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * site (the page and start() as a plain module, 9 kB, and the command that writes them). Issue #35
  * took it to 487,647 B: the service worker without the node:http bridge and the fake backend's
  * controls, which it never uses, and without lru-cache (a linked Map does its job), 161 kB to 97 kB.
- * 500 kB is #35's budget: 495,230 B after its last change (the per-store refused-query cache), room for a paragraph, not for a second bundle.
+ * 500 kB was #35's budget: 495,230 B after its last change (the per-store refused-query cache).
+ * Issue #36 took it to 606,144 B: sandboxes, the journal's ring, queries and redaction, generated
+ * pets and jitter in the core's chunks (ESM and CommonJS, ~40 kB), the controls a page drives in
+ * the service worker `init` copies (97 kB to 119 kB minified), the sandbox routes and their part of
+ * the admin document, and the petstore-service/playwright entry (12 kB). 620 kB leaves room for a
+ * paragraph, not for a second bundle.
  */
-const MAX_UNPACKED_BYTES = 500_000; // as npm reports it
+const MAX_UNPACKED_BYTES = 620_000; // as npm reports it
 
-/** BENCHMARKS.md's target for the worker `init --worker-only` writes, options line included (gzip -9). */
-const MAX_WORKER_GZIP_BYTES = 40 * 1024;
+/**
+ * BENCHMARKS.md's target for the worker `init --worker-only` writes, options line included (gzip
+ * -9): 40 kB until issue #36 put the controls a page drives (clock, faults, sandboxes, generated
+ * pets) in it, 42,598 B.
+ */
+const MAX_WORKER_GZIP_BYTES = 44 * 1024;
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 500 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 620 KB', { timeout: 60_000 }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];
@@ -62,7 +71,7 @@ describe('the packed package', () => {
     expect(unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
   });
 
-  it('copies a service worker of at most 40 kB gzipped, as BENCHMARKS.md targets', { timeout: 60_000 }, async () => {
+  it('copies a service worker of at most 44 kB gzipped, as BENCHMARKS.md targets', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(resolve('node_modules'), '.petstore-worker-'));
     try {
       const init = await outcome(process.execPath, [resolve('dist/cli/index.js'), 'init', dir, '--worker-only']);

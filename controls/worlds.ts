@@ -1,0 +1,81 @@
+/** A fake backend's worlds: the main one and the sandboxes beside it, each request sent to the world its key names; and faults standing in front of a plain API. */
+import { ADMIN_BOUNDS, type Handle, type LimitStore, type PetStorage, type ResolvedAdmin, type ResolvedOptions } from '../src/index.ts';
+import type { ManualClock } from './clock.ts';
+import { createControls, type Controls } from './controls.ts';
+import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from './faults.ts';
+import { createSandboxes, type Sandboxes } from './sandboxes.ts';
+
+/**
+ * How much a fake backend keeps: the most sandboxes, how long an unused one lives, the journal's length.
+ *
+ * @example
+ * const bounds: ControlBounds = { sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000 };
+ */
+export type ControlBounds = Omit<ResolvedAdmin, 'token'>;
+
+/** The bounds no one set: the admin option's defaults. */
+export const DEFAULT_BOUNDS: ControlBounds = {
+  sandboxes: ADMIN_BOUNDS.sandboxes.default,
+  sandboxIdleMinutes: ADMIN_BOUNDS.sandboxIdleMinutes.default,
+  journal: ADMIN_BOUNDS.journal.default,
+};
+
+/** A fake backend's worlds: the main one, the sandboxes beside it, and the handle that sends each request to its world. */
+export interface Worlds {
+  readonly main: Controls;
+  readonly sandboxes: Sandboxes;
+  /** Every API request, sent to the world its key belongs to. */
+  readonly handle: Handle;
+}
+
+/** What worlds are made of. */
+interface WorldSettings {
+  readonly config: ResolvedOptions;
+  /** The main world's clock. */
+  readonly clock: ManualClock;
+  /** A new sandbox's clock. */
+  readonly sandboxClock: () => ManualClock;
+  /** Real time, which a sandbox's idleness is measured on. */
+  readonly realNow: () => number;
+  readonly standingFaults: readonly FaultRule[];
+  readonly bounds: ControlBounds;
+  /** The main world's stores kept across resets (the service worker's IndexedDB), else fresh memory ones. */
+  readonly kept?: { readonly storage?: PetStorage; readonly limitStore?: LimitStore };
+}
+
+/**
+ * The main world on `clock` and sandboxes beside it, bounded by `bounds`.
+ *
+ * @example
+ * const { main, sandboxes, handle } = createWorlds({ config, clock, sandboxClock: () => manualClock(), realNow: Date.now, standingFaults: [], bounds: DEFAULT_BOUNDS });
+ */
+export function createWorlds({ config, clock, sandboxClock, realNow, standingFaults, bounds, kept }: WorldSettings): Worlds {
+  const journalSize = bounds.journal;
+  const main = createControls({ config, clock, standingFaults, journalSize, ...(kept && { kept }) });
+  const sandboxes = createSandboxes({
+    config,
+    clock: sandboxClock,
+    max: bounds.sandboxes,
+    idleMs: bounds.sandboxIdleMinutes * 60_000,
+    now: realNow,
+    journalSize,
+  });
+  return { main, sandboxes, handle: sandboxes.route(main.handle) };
+}
+
+/**
+ * `handle` behind faults that stand from the start, with no controls: the command's `--delay` and
+ * `--fail-rate` without `--admin-token`.
+ *
+ * @example
+ * const { faults, handle: faulty } = withStandingFaults(handle, config, [{ delayMs: 300, times: 'always' }]);
+ */
+export function withStandingFaults(
+  handle: Handle,
+  config: ResolvedOptions,
+  standingFaults: readonly FaultRule[],
+): { readonly faults: FaultInjector; readonly handle: Handle } {
+  const faults = createFaults({ quotaHeaders: refusalQuotaHeaders(config.apiKeys, config.now) });
+  for (const rule of standingFaults) faults.inject(rule);
+  return { faults, handle: withFaults(handle, faults) };
+}

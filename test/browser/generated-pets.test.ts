@@ -1,0 +1,93 @@
+/** Generated pets are byte-identical in the four runtimes a fake backend runs in: the test kit, the command, the service worker in Chromium, and workerd. */
+// @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StartedPetStoreWorker } from '../../runtimes/browser/index.ts';
+import { createTestPetStore } from '../../testing/index.ts';
+import { runCli } from '../helpers/cli.ts';
+import { bundle } from '../workers/workerd.ts';
+import { launchFreshProfile, serveStatic } from './browser.ts';
+
+const ADMIN = 'admin-token-0123456789';
+/** Enough pets to reach every name list, title and status, and a seed far from the default. */
+const GENERATE = { generate: { count: 500, seed: 3_141_592_653 } };
+
+const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+  import { start } from '/start.js';
+  window.started = start({ url: '/sw.js' });
+</script>`;
+const SERVICE_WORKER = "import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker();";
+const WORKER = "import { petStoreWorker } from './runtimes/workers/index.ts'; const petstore = petStoreWorker(); export const { PetStoreFake } = petstore; export default petstore;";
+
+/** The seeded pets as the admin API's 201 says them: its body's text. */
+async function seededOverHttp(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/__admin/seed`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(GENERATE),
+  });
+  expect(response.status).toBe(201);
+  return response.text();
+}
+
+let root: string;
+let site: Server;
+let origin: string;
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'petstore-generated-'));
+  writeFileSync(join(root, 'index.html'), PAGE);
+  const common = { bundle: true, platform: 'browser', target: 'es2022', logLevel: 'silent', define: { __PETSTORE_VERSION__: '"0.0.0"' } } as const;
+  await build({ ...common, stdin: { contents: SERVICE_WORKER, resolveDir: resolve('.'), loader: 'ts' }, format: 'iife', outfile: join(root, 'sw.js') });
+  await build({ ...common, entryPoints: [resolve('runtimes/browser/index.ts')], format: 'esm', outfile: join(root, 'start.js') });
+  ({ server: site, origin } = await serveStatic(root));
+}, 60_000);
+afterAll(() => {
+  site?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('{"generate": {"count": 500, "seed": 3141592653}}', () => {
+  it('stores byte-identical pets in the test kit, the command, the service worker in Chromium and workerd', async () => {
+    const inProcess = JSON.stringify(await createTestPetStore().seed(GENERATE));
+
+    const cli = runCli(['--port', '0', '--quiet', '--admin-token', ADMIN]);
+    while (!/listening on (\S+)/.test(cli.stdout())) await once(cli.child.stdout!, 'data');
+    const command = await seededOverHttp(new URL(/listening on (\S+)/.exec(cli.stdout())![1]!).origin);
+
+    const chromium = await launchFreshProfile();
+    let serviceWorker: string;
+    try {
+      const page = await chromium.context.newPage();
+      await page.goto(`${origin}/`);
+      serviceWorker = await page.evaluate(async (generate) => {
+        const started = await (window as unknown as { started: Promise<StartedPetStoreWorker> }).started;
+        return JSON.stringify(await started.seed(generate));
+      }, GENERATE);
+    } finally {
+      await chromium.close();
+    }
+
+    const miniflare = new Miniflare({
+      modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(WORKER) }],
+      compatibilityDate: '2025-07-01',
+      cf: false,
+      bindings: { PETSTORE_API_KEYS: 'main-key-0123456789:pro', PETSTORE_ADMIN_TOKEN: ADMIN },
+      durableObjects: { PETSTORE_FAKE: { className: 'PetStoreFake', useSQLite: true } },
+    });
+    let workerd: string;
+    try {
+      workerd = await seededOverHttp((await miniflare.ready).origin);
+    } finally {
+      await miniflare.dispose();
+    }
+
+    expect(JSON.parse(inProcess)).toHaveLength(500);
+    expect({ command, serviceWorker, workerd }).toEqual({ command: inProcess, serviceWorker: inProcess, workerd: inProcess });
+  }, 120_000);
+});
