@@ -23,7 +23,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
   window.started = start({ url: '/sw.js' });
 </script>`;
 const SERVICE_WORKER = "import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker();";
-const WORKER = "import { petStoreWorker } from './runtimes/workers/index.ts'; const petstore = petStoreWorker(); export const { PetStoreFake } = petstore; export default petstore;";
+const WORKER =
+  "import { petStoreWorker } from './runtimes/workers/index.ts'; const petstore = petStoreWorker(); export const { PetStoreFake } = petstore; export default petstore;";
 
 /** The seeded pets as the admin API's 201 says them: its body's text. */
 async function seededOverHttp(origin: string): Promise<string> {
