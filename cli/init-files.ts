@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { GenerateOptions } from '../controls/generated-pets.ts';
 import type { SiteFiles } from '../runtimes/service-worker/site-cache.ts';
 import type { Plan } from '../src/index.ts';
 import { DirectoryProblem, directoryProblem, makeDirectory } from './make-directory.ts';
@@ -50,14 +51,15 @@ function built(path: string): string {
 
 /**
  * The worker: the signature line, the options line the bundle reads, then the bundle. The bundle's
- * own "use strict" would no longer open the script, so the file opens with one. `site`, when
- * given, is what the worker keeps for offline use.
+ * own "use strict" would no longer open the script, so the file opens with one. `generate`, when
+ * given, is the pets the worker stores as it installs over an empty IndexedDB; `site` what it
+ * keeps for offline use.
  *
  * @example
- * writeFiles('public', [workerFile(new Map([['demo-key', 'pro']]))], { force: false, otherwise: 'pass --force to replace it' });
+ * writeFiles('public', [workerFile(new Map([['demo-key', 'pro']]), { generate: { count: 25, seed: 7 } })], { force: false, otherwise: 'pass --force to replace it' });
  */
-export function workerFile(apiKeys: ReadonlyMap<string, Plan>, site?: SiteFiles): InitFile {
-  const options = JSON.stringify({ apiKeys: Object.fromEntries(apiKeys), ...(site && { site }) });
+export function workerFile(apiKeys: ReadonlyMap<string, Plan>, { generate, site }: { generate?: GenerateOptions; site?: SiteFiles } = {}): InitFile {
+  const options = JSON.stringify({ apiKeys: Object.fromEntries(apiKeys), ...(generate && { generate }), ...(site && { site }) });
   const text = [
     firstLine(WORKER, 'the Pet Store API under /v1 of its origin, pets in IndexedDB'),
     `'use strict';`,
@@ -69,13 +71,14 @@ export function workerFile(apiKeys: ReadonlyMap<string, Plan>, site?: SiteFiles)
 
 /**
  * The site: the demo page calling the API with the first key, start() as an ES module, and the
- * worker told to keep both. The cache's version is the package's plus a hash of the two files, so
- * an upgrade or a new key replaces the cached site, and running init again unchanged keeps it.
+ * worker told to keep both (and to start with `generate`'s pets, when given). The cache's version
+ * is the package's plus a hash of the two files, so an upgrade or a new key replaces the cached
+ * site, and running init again unchanged keeps it.
  *
  * @example
- * writeFiles('site', siteFiles(new Map([['demo-key', 'pro']])), { force: false, otherwise: 'pass --force to replace it' });
+ * writeFiles('site', siteFiles(new Map([['demo-key', 'pro']]), { count: 25, seed: 7 }), { force: false, otherwise: 'pass --force to replace it' });
  */
-export function siteFiles(apiKeys: ReadonlyMap<string, Plan>): InitFile[] {
+export function siteFiles(apiKeys: ReadonlyMap<string, Plan>, generate?: GenerateOptions): InitFile[] {
   const [firstKey = ''] = apiKeys.keys();
   // Keys hold only token characters (readApiKeys checks), so one sits in a quoted string as it is.
   const page = `${firstLine(PAGE, 'the Pet Store demo page')}\n${built(`site/${PAGE}`).replace(`'{{API_KEY}}'`, () => `'${firstKey}'`)}`;
@@ -85,7 +88,7 @@ export function siteFiles(apiKeys: ReadonlyMap<string, Plan>): InitFile[] {
   return [
     { name: PAGE, text: page, about: 'the demo page' },
     { name: MODULE, text: module, about: `start() as an ES module, ${Math.round(Buffer.byteLength(module) / 1000)} kB` },
-    workerFile(apiKeys, site),
+    workerFile(apiKeys, { generate, site }),
   ];
 }
 

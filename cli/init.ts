@@ -1,7 +1,9 @@
 /** `petstore-service init <dir>`: writes a site any static server can serve (the demo page, start() as an ES module, the Pet Store as a service worker), or with --worker-only the worker alone. */
 import { parseArgs } from 'node:util';
+import type { GenerateOptions } from '../controls/generated-pets.ts';
 import type { Plan } from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
+import { readGenerate } from './demo-flags.ts';
 import { InitError, siteFiles, workerFile, writeFiles, WORKER, type Written } from './init-files.ts';
 
 const HELP = `Usage: petstore-service init <dir> [options]
@@ -31,6 +33,11 @@ Options:
                           demo-key:pro. Plans: free, pro, business,
                           enterprise:PER_MINUTE:PER_DAY. The key is visible to anyone who
                           can load the page: it is a demo key, not a secret
+      --generate <count>[:<seed>]
+                          the worker starts with this many realistic pets (1..10000),
+                          the same as the command's for the same count and seed
+                          (default 1): stored as it installs, only if its IndexedDB
+                          holds no pets then, so a reset demo stays empty
       --worker-only       write only ${WORKER}, for a page of your own
   -f, --force             replace files of those names even if init did not write them
   -h, --help              show this help
@@ -45,6 +52,7 @@ const OPTIONS = {
   key: { type: 'string', short: 'k', multiple: true },
   force: { type: 'boolean', short: 'f' },
   'worker-only': { type: 'boolean' },
+  generate: { type: 'string' },
 } as const;
 
 /** What the command line asks init to do. */
@@ -54,6 +62,7 @@ interface InitSettings {
   readonly apiKeys: ReadonlyMap<string, Plan>;
   readonly force: boolean;
   readonly workerOnly: boolean;
+  readonly generate: Required<GenerateOptions> | undefined;
 }
 
 function readInitSettings(argv: string[]): InitSettings {
@@ -65,7 +74,7 @@ function readInitSettings(argv: string[]): InitSettings {
     throw new InitError((error as Error).message.split(/\.\s|\n/)[0]!);
   }
   const { values, positionals } = parsed;
-  if (values.help) return { help: true, dir: '', apiKeys: new Map(), force: false, workerOnly: false };
+  if (values.help) return { help: true, dir: '', apiKeys: new Map(), force: false, workerOnly: false, generate: undefined };
   if (positionals.length !== 1) {
     throw new InitError(
       positionals.length === 0
@@ -76,23 +85,28 @@ function readInitSettings(argv: string[]): InitSettings {
   // A key without a plan is on pro, as the offline demo's key is.
   const entries = (values.key ?? ['demo-key']).map((entry) => (entry.includes(':') ? entry : `${entry}:pro`));
   let apiKeys: Map<string, Plan>;
+  let generate: Required<GenerateOptions> | undefined;
   try {
     apiKeys = readApiKeys(entries.join(','), '--key');
+    generate = readGenerate(values.generate);
   } catch (error) {
     throw new InitError((error as Error).message);
   }
-  return { help: false, dir: positionals[0]!, apiKeys, force: values.force ?? false, workerOnly: values['worker-only'] ?? false };
+  return { help: false, dir: positionals[0]!, apiKeys, force: values.force ?? false, workerOnly: values['worker-only'] ?? false, generate };
 }
 
 const planName = (plan: Plan) => (typeof plan === 'string' ? `${plan} plan` : `enterprise plan, ${plan.perMinute}/minute and ${plan.perDay}/day`);
 
 const keyLines = (apiKeys: ReadonlyMap<string, Plan>) => [...apiKeys].map(([key, plan]) => `API key the worker accepts (${planName(plan)}): ${key}`);
+/** What the worker starts with, and the rule that keeps a reset demo empty. */
+const petLines = (generate: Required<GenerateOptions> | undefined) =>
+  generate ? [`The worker starts with ${generate.count} generated pets (seed ${generate.seed}), stored as it installs if its IndexedDB holds no pets.`] : [];
 const wrote = ({ path, replaced, file }: Written) => `${replaced ? 'Replaced' : 'Wrote'} ${path} (${file.about}).`;
 /** `dir` as a shell word: as it is when the shell would keep it whole, else single-quoted. */
 const shellWord = (dir: string) => (/^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`);
 
 /** The report on stdout for a site: each file, how to serve the folder, and the keys. */
-function siteReport(dir: string, written: readonly Written[], apiKeys: ReadonlyMap<string, Plan>): string {
+function siteReport(dir: string, written: readonly Written[], { apiKeys, generate }: InitSettings): string {
   const python = `python3 -m http.server -d ${shellWord(dir)}`;
   return [
     ...written.map(wrote),
@@ -100,12 +114,13 @@ function siteReport(dir: string, written: readonly Written[], apiKeys: ReadonlyM
     `  ${python}   (then open http://localhost:8000/)`,
     `  ${`npx serve ${shellWord(dir)}`.padEnd(python.length)}   (then open http://localhost:3000/)`,
     ...keyLines(apiKeys),
+    ...petLines(generate),
     "The worker answers /v1 of the page's origin, wherever the folder is served.",
   ].join('\n');
 }
 
 /** The report on stdout for the worker alone: where it went, the two lines that start it from a bundled app, and the keys. */
-function workerReport(dir: string, worker: Written, apiKeys: ReadonlyMap<string, Plan>): string {
+function workerReport(dir: string, worker: Written, { apiKeys, generate }: InitSettings): string {
   const [firstKey] = apiKeys.keys();
   return [
     wrote(worker),
@@ -113,6 +128,7 @@ function workerReport(dir: string, worker: Written, apiKeys: ReadonlyMap<string,
     `  import { start } from 'petstore-service/browser';`,
     `  await start({ url: '/${WORKER}' });`,
     ...keyLines(apiKeys),
+    ...petLines(generate),
     `Try: await fetch('/v1/pets', { headers: { authorization: 'Bearer ${firstKey}' } })`,
   ].join('\n');
 }
@@ -131,13 +147,13 @@ export function runInit(argv: string[]): number {
       process.stdout.write(HELP);
       return 0;
     }
-    const { dir, apiKeys, force } = settings;
+    const { dir, apiKeys, force, generate } = settings;
     const report = settings.workerOnly
-      ? workerReport(dir, writeFiles(dir, [workerFile(apiKeys)], { force, otherwise: 'pass --force to replace it' })[0]!, apiKeys)
+      ? workerReport(dir, writeFiles(dir, [workerFile(apiKeys, { generate })], { force, otherwise: 'pass --force to replace it' })[0]!, settings)
       : siteReport(
           dir,
-          writeFiles(dir, siteFiles(apiKeys), { force, otherwise: 'pass --force to replace it, or --worker-only to write only the worker' }),
-          apiKeys,
+          writeFiles(dir, siteFiles(apiKeys, generate), { force, otherwise: 'pass --force to replace it, or --worker-only to write only the worker' }),
+          settings,
         );
     process.stdout.write(`${report}\n`);
     return 0;

@@ -1,7 +1,8 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
 import { takeoverClock, type ManualClock } from '../../controls/clock.ts';
 import type { Faults } from '../../controls/faults.ts';
-import type { SeedInput } from '../../controls/seed-schemas.ts';
+import type { GenerateOptions } from '../../controls/generated-pets.ts';
+import { petsToSeed, type SeedInput } from '../../controls/seed-schemas.ts';
 import { workerLayers } from '../../controls/worker-layers.ts';
 import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
@@ -51,6 +52,14 @@ export interface ServiceWorkerPetStoreOptions extends Omit<PetStoreOptions, 'sto
   readonly sandboxes?: number;
   /** A sandbox unused this many minutes is deleted, 1 to 10,080. Default 30. */
   readonly sandboxIdleMinutes?: number;
+  /**
+   * Generated pets (`{ count, seed }`, as `seed({ generate })` takes them) the worker stores when
+   * the browser installs it, once per version of its script, and only into a storage that holds no
+   * pets then: a demo opens with them, while a worker the browser merely starts again, or a new
+   * version over pets already there, adds none, so a reset demo stays empty. A real service
+   * worker's scope only (a stand-in `scope` without `skipWaiting` gets no install). Default: none.
+   */
+  readonly generate?: GenerateOptions;
 }
 
 /**
@@ -64,7 +73,11 @@ export interface ServiceWorkerPetStoreOptions extends Omit<PetStoreOptions, 'sto
 export interface WorkerPetStore {
   /** The handler answering, sandboxes included. */
   readonly petstore: PetStore;
-  /** Empties the storage and forgets rate-limit counters, bans and faults: ids start at 1 again. The clock stays where it is. */
+  /**
+   * Empties the storage, the `generate` option's pets included (they come back only when a worker
+   * installs over an empty storage), and forgets rate-limit counters, bans and faults: ids start at
+   * 1 again. The clock stays where it is.
+   */
   reset(): Promise<void>;
   /** Stores pets (validated like `POST /pets`), or `{ generate: { count, seed } }` generated ones, and returns them with their ids. */
   seed(input: SeedInput): Promise<Pet[]>;
@@ -87,10 +100,20 @@ export interface WorkerPetStore {
  * @example
  * // sw.js
  * import { servePetStoreInWorker } from 'petstore-service/service-worker';
- * servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' } });
+ * servePetStoreInWorker({ apiKeys: { 'demo-key': 'pro' }, generate: { count: 25, seed: 7 } }); // 25 pets when installed over an empty IndexedDB
  */
 export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}): WorkerPetStore {
-  const { storage = idbPetStorage(), scope = globalThis as unknown as WorkerScopeLike, origin, sandboxes: most, sandboxIdleMinutes, ...storeOptions } = options;
+  const {
+    storage = idbPetStorage(),
+    scope = globalThis as unknown as WorkerScopeLike,
+    origin,
+    sandboxes: most,
+    sandboxIdleMinutes,
+    generate,
+    ...storeOptions
+  } = options;
+  // Generated now, so a wrong count or seed fails the script at once, as a wrong option does.
+  const generated = generate && petsToSeed({ generate }, 'servePetStoreInWorker');
   // Resolved once, so each warning is told once; every reset gets fresh rate-limit state, unless the caller gave its own store.
   const config = resolveOptions({ ...storeOptions, storage });
   const bounds = {
@@ -115,7 +138,11 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
     faults: main.faults,
   };
 
-  if (isLifecycleScope(scope)) takeControlAtOnce(scope, { main, sandboxes: composed.sandboxes!, reset: worker.reset });
+  // The command's rule for a durable store: seed only one that holds no pets, or pets a user deleted would come back.
+  const install = async () => {
+    if (generated && (await storage.list({ after: 0, limit: 1 })).length === 0) await main.seed(generated);
+  };
+  if (isLifecycleScope(scope)) takeControlAtOnce(scope, { main, sandboxes: composed.sandboxes!, reset: worker.reset }, install);
   scope.addEventListener('fetch', (event) => {
     const { url } = event.request;
     if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) return;
@@ -134,8 +161,9 @@ function isLifecycleScope(scope: WorkerScopeLike): scope is WorkerScopeLike & Li
  * A fake backend must answer the page that registered it: without skipWaiting and claim, the
  * first load goes to the network and the worker waits for every tab of an older one to close.
  */
-function takeControlAtOnce(scope: LifecycleScope, worlds: WorkerWorlds): void {
-  scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));
+function takeControlAtOnce(scope: LifecycleScope, worlds: WorkerWorlds, install: () => Promise<void>): void {
+  // The install waits for the pets, so the page the worker then claims lists them on its first load.
+  scope.addEventListener('install', (event) => event.waitUntil(Promise.all([scope.skipWaiting(), install()])));
   scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
   scope.addEventListener('message', (event) => {
     const message = event.data as { type?: unknown } | null;

@@ -4,8 +4,9 @@ import { cacheSite, type SiteFiles } from './site-cache.ts';
 
 /**
  * The line init writes before the bundle (JSON, so only JSON-shaped options): the keys the worker
- * accepts, and the site's files when init wrote a site. `init --worker-only` names none: a worker
- * beside an app of its own must not cache files that are not there.
+ * accepts, the pets `--generate` asks for (stored as it installs, into an empty IndexedDB), and the
+ * site's files when init wrote a site. `init --worker-only` names none: a worker beside an app of
+ * its own must not cache files that are not there.
  */
 declare const PETSTORE_WORKER_OPTIONS: ServiceWorkerPetStoreOptions & { readonly site?: SiteFiles };
 

@@ -1,4 +1,4 @@
-/** The site `petstore-service init <dir>` writes, in real Chromium from a plain static server: first load, paging, reset, a fresh init, then an offline reload. */
+/** The site `petstore-service init <dir> --generate 25:7` writes, in real Chromium from a plain static server: the generated pets on the first load, paging, reset, a fresh init, then an offline reload. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,11 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generatedPets } from '../../controls/generated-pets.ts';
 import { launchFreshProfile, serveStatic } from './browser.ts';
+
+/** The pets init's --generate 25:7 gives the worker: the page's first page holds the first 10. */
+const GENERATED = generatedPets({ count: 25, seed: 7 }).map((pet) => pet.name);
 
 let root: string;
 let server: Server;
@@ -27,7 +31,7 @@ vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'petstore-init-site-'));
-  await init();
+  await init('--generate', '25:7');
   ({ server, origin, requested } = await serveStatic(root));
   site = `${origin}/shop/`;
   chromium = await launchFreshProfile();
@@ -88,13 +92,23 @@ const newWorkerActivated = (page: Page) =>
 const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
 
 describe('the site petstore-service init writes, in Chromium from a plain static server', () => {
-  it('lists pets on the first load, creates one with the form, pages through the Link header, and resets', async () => {
+  it('lists the generated pets on the first load, resets to none for good, creates one with the form, pages through the Link header, and resets', async () => {
     const page = await chromium.context.newPage();
     await page.goto(site);
     await ready(page);
     // The signature comment before <!doctype html> leaves the page in standards mode.
     expect(await page.evaluate(() => document.compatMode)).toBe('CSS1Compat');
     await expect.poll(() => text(page, '#network')).toBe('Online');
+    expect(await petNames(page)).toEqual(GENERATED.slice(0, 10));
+    await page.click('#next');
+    await expect.poll(() => petNames(page)).toEqual(GENERATED.slice(10, 20));
+
+    // Reset empties the store, generated pets included, and a reload (no new worker, so no install) brings none back.
+    await page.click('#reset');
+    await expect.poll(() => text(page, '#status')).toBe('Reset: no pets, a full quota, no ban.');
+    expect(await petNames(page)).toEqual([]);
+    await page.reload();
+    await ready(page);
     expect(await petNames(page)).toEqual([]);
 
     await addPet(page, 'Rex');
@@ -123,20 +137,24 @@ describe('the site petstore-service init writes, in Chromium from a plain static
     await page.close();
   }, 60_000);
 
-  it('serves what a fresh init wrote, under a new cache that replaces the old one', async () => {
+  it('serves what a fresh init wrote, under a new cache that replaces the old one, adding no generated pets to a store that holds some', async () => {
     const page = await chromium.context.newPage();
     await page.goto(site);
     await ready(page);
     const [before] = await cacheNames(page);
     expect(await cacheNames(page)).toEqual([expect.stringMatching(new RegExp(`^petstore-service site ${site} `))]);
 
-    await init('--key', 'new-key');
+    await addPet(page, 'Kit');
+    await expect.poll(() => petNames(page)).toEqual(['Kit']);
+
+    await init('--key', 'new-key', '--generate', '25:7');
     await page.reload();
     // The browser finds the changed worker as the page loads; it precaches the new files and deletes the old cache as it takes over.
     await newWorkerActivated(page);
     expect(await cacheNames(page)).toEqual([expect.stringMatching(new RegExp(`^petstore-service site ${site} `))]);
     expect(await cacheNames(page)).not.toContain(before);
-    await addPet(page, 'Kit');
+    // The new worker installed over a store holding Kit, so it added no generated pets; the page lists with the new key.
+    await page.click('#list button');
     await expect.poll(() => petNames(page)).toEqual(['Kit']);
     expect(await createInPage(page, ['Old key'])).toEqual([401]);
     await page.close();

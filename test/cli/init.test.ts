@@ -1,4 +1,4 @@
-/** `petstore-service init <dir>` (built): the site it writes, the worker alone with --worker-only, what it prints, --key, --force, --help, and one-line errors with exit code 2. */
+/** `petstore-service init <dir>` (built): the site it writes, the worker alone with --worker-only, what it prints, --key, --generate, --force, --help, and one-line errors with exit code 2. */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -159,6 +159,23 @@ describe('petstore-service init', () => {
     expect(written('app').split('\n')[2]).toBe('const PETSTORE_WORKER_OPTIONS = {"apiKeys":{"ci-key":"free"}};');
   });
 
+  it('writes --generate into the options line of the site’s worker and of the worker alone, seed 1 unless named, and says the worker starts with them', async () => {
+    const site = await run('init', 'public', '--generate', '25:7');
+    expect(site.code).toBe(0);
+    expect(workerOptions()).toEqual({ apiKeys: { 'demo-key': 'pro' }, generate: { count: 25, seed: 7 }, site: expect.any(Object) });
+    expect(site.stdout).toContain(
+      'API key the worker accepts (pro plan): demo-key\nThe worker starts with 25 generated pets (seed 7), stored as it installs if its IndexedDB holds no pets.\n',
+    );
+
+    const workerOnly = await run('init', 'app', '--worker-only', '--generate=3');
+    expect(workerOnly.code).toBe(0);
+    expect(written('app').split('\n')[2]).toBe('const PETSTORE_WORKER_OPTIONS = {"apiKeys":{"demo-key":"pro"},"generate":{"count":3,"seed":1}};');
+    expect(workerOnly.stdout).toContain('\nThe worker starts with 3 generated pets (seed 1), stored as it installs if its IndexedDB holds no pets.\n');
+    // Without the flag, the options line names no pets.
+    await run('init', 'app', '--worker-only');
+    expect(workerOptions('app')).toEqual({ apiKeys: { 'demo-key': 'pro' } });
+  });
+
   it('replaces a worker it wrote before, and leaves any other file of that name alone unless --force is given', async () => {
     await run('init', 'public', '--worker-only');
     const again = await run('init', 'public', '--worker-only', '--key', 'new-key');
@@ -187,6 +204,7 @@ describe('petstore-service init', () => {
     expect(help.stdout).toContain('-k, --key <key[:plan]>');
     expect(help.stdout).toContain('-f, --force');
     expect(help.stdout).toContain('    --worker-only');
+    expect(help.stdout).toContain('    --generate <count>[:<seed>]');
     expect((await run('--help')).stdout).toContain('petstore-service init <dir>');
   });
 
@@ -198,6 +216,19 @@ describe('petstore-service init', () => {
     [['public', '--force=yes'], "Option '-f, --force' does not take an argument"],
     [['public', '--worker-only=yes'], "Option '--worker-only' does not take an argument"],
     [['public', '--key', 'k:gold'], '--key: API key entry 1: an unknown plan; plans: free, pro, business or enterprise:PER_MINUTE:PER_DAY'],
+    [
+      ['public', '--generate', '0'],
+      '--generate must be COUNT or COUNT:SEED, a count from 1 to 10000 and a seed from 0 to 4294967295, e.g. --generate 25:7, got "0"',
+    ],
+    [
+      ['public', '--worker-only', '--generate', '25:-1'],
+      '--generate must be COUNT or COUNT:SEED, a count from 1 to 10000 and a seed from 0 to 4294967295, e.g. --generate 25:7, got "25:-1"',
+    ],
+    [
+      ['public', '--generate', '10001'],
+      '--generate must be COUNT or COUNT:SEED, a count from 1 to 10000 and a seed from 0 to 4294967295, e.g. --generate 25:7, got "10001"',
+    ],
+    [['public', '--generate'], "Option '--generate <value>' argument missing"],
     [['public', '--key', 'not a token'], '--key: API key entry 1: the key may hold only letters, digits and - . _ ~ + / (it is sent in a Bearer header)'],
   ])('refuses %j in one line on stderr with exit code 2', async (args, message) => {
     expect(await run('init', ...args)).toEqual({ code: 2, stdout: '', stderr: `petstore-service init: ${message}; see petstore-service init --help\n` });

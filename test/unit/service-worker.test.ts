@@ -1,7 +1,9 @@
-/** servePetStoreInWorker in process, with a stand-in worker scope: which fetches it answers, its reset and seed, and the control messages of start(). */
+/** servePetStoreInWorker in process, with a stand-in worker scope: which fetches it answers, its reset and seed, the pets it generates on install, and the control messages of start(). */
 import { describe, expect, it, vi } from 'vitest';
+import { generatedPets } from '../../controls/generated-pets.ts';
 import { servePetStoreInWorker } from '../../runtimes/service-worker/index.ts';
 import { CONTROL, RESET, type ControlOperation, type WorkerReply } from '../../runtimes/service-worker/protocol.ts';
+import type { IdbPetStorage } from '../../stores/idb/index.ts';
 import { memoryPetStorage } from '../../stores/memory/index.ts';
 
 /** The worker scope the adapter listens on, holding the fetch listener it adds. */
@@ -74,6 +76,12 @@ function lifecycleScope(origin: string) {
       listener({ request: new Request(url, init), respondWith: (response) => void (answer = response) });
       return answer!;
     },
+    /** The browser installing the worker (once per version of its script): resolves when the work it waits for is done. */
+    async install(): Promise<void> {
+      const waited: Promise<unknown>[] = [];
+      (listeners.get('install') as (event: { waitUntil(work: Promise<unknown>): void }) => void)({ waitUntil: (work) => void waited.push(work) });
+      await Promise.all(waited);
+    },
     /** The worker's reply to a message a page posts with a port, as start() does. */
     send(data: object): Promise<WorkerReply> {
       return new Promise((resolve) => {
@@ -89,13 +97,18 @@ function lifecycleScope(origin: string) {
 }
 
 /** A worker on the stand-in scope, `demo` its pro key, and its message and fetch ends. */
-function controlledWorker(options: { sandboxes?: number } = {}) {
-  const { scope, dispatch, send } = lifecycleScope('https://app.example');
+function controlledWorker(options: { sandboxes?: number; generate?: { count: number; seed?: number } } = {}, storage?: IdbPetStorage) {
+  const { scope, dispatch, send, install } = lifecycleScope('https://app.example');
   const cleared = vi.fn(async () => {});
-  const worker = servePetStoreInWorker({ scope, storage: Object.assign(memoryPetStorage(), { clear: cleared }), apiKeys: { demo: 'pro' }, ...options });
+  const worker = servePetStoreInWorker({
+    scope,
+    storage: storage ?? Object.assign(memoryPetStorage(), { clear: cleared }),
+    apiKeys: { demo: 'pro' },
+    ...options,
+  });
   const control = (op: ControlOperation, sandbox?: string, ...args: unknown[]) => send({ type: CONTROL, op, sandbox, args });
   const get = (key: string, path = '/v1/pets') => dispatch(`https://app.example${path}`, { headers: { authorization: `Bearer ${key}` } });
-  return { worker, control, get, send, cleared };
+  return { worker, control, get, send, install, cleared };
 }
 
 describe('servePetStoreInWorker, driven by the messages of start()', () => {
@@ -159,5 +172,55 @@ describe('servePetStoreInWorker, driven by the messages of start()', () => {
     expect(await send({ type: RESET })).toEqual({ ok: true });
     expect(cleared).toHaveBeenCalledOnce();
     expect((await get('demo')).status).toBe(200);
+  });
+});
+
+describe('servePetStoreInWorker with generate', () => {
+  const names = (pets: readonly { name: string }[]) => pets.map((pet) => pet.name);
+  const stored = async (control: ReturnType<typeof controlledWorker>['control']) =>
+    ((await control('pets')) as { value: { id: number; name: string }[] }).value;
+
+  it('stores the generated pets as it installs over a storage that holds no pets', async () => {
+    const { control, install } = controlledWorker({ generate: { count: 25, seed: 7 } });
+    expect(await stored(control)).toEqual([]);
+    await install();
+    const pets = await stored(control);
+    expect(names(pets)).toEqual(names(generatedPets({ count: 25, seed: 7 })));
+    expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it('adds none when it installs over a storage that already holds pets, as a new worker over a used demo does', async () => {
+    const { worker, control, install } = controlledWorker({ generate: { count: 25 } });
+    await worker.seed([{ name: 'Kept', categoryId: 1 }]);
+    await install();
+    expect(names(await stored(control))).toEqual(['Kept']);
+  });
+
+  it('adds none when the browser starts it again without installing it, so a demo reset stays empty', async () => {
+    // Pets that outlive the worker, and that reset() empties, as IndexedDB's do.
+    let pets = memoryPetStorage();
+    const storage: IdbPetStorage = {
+      create: (pet) => pets.create(pet),
+      createOnce: (...args) => pets.createOnce(...args),
+      get: (id) => pets.get(id),
+      list: (query) => pets.list(query),
+      clear: async () => void (pets = memoryPetStorage()),
+    };
+    const first = controlledWorker({ generate: { count: 3 } }, storage);
+    await first.install();
+    expect(await stored(first.control)).toHaveLength(3);
+    await first.worker.reset();
+    const restarted = controlledWorker({ generate: { count: 3 } }, storage);
+    expect(await (await restarted.get('demo')).json()).toEqual([]);
+    expect(await stored(restarted.control)).toEqual([]);
+  });
+
+  it('refuses a count or seed out of range at once, with a TypeError naming the option', () => {
+    expect(() => controlledWorker({ generate: { count: 0 } })).toThrow(
+      new TypeError('servePetStoreInWorker: generate.count must be a whole number from 1 to 10000'),
+    );
+    expect(() => controlledWorker({ generate: { count: 1, seed: -1 } })).toThrow(
+      /^servePetStoreInWorker: generate\.seed must be a whole number from 0 to 4294967295$/,
+    );
   });
 });
