@@ -31,12 +31,22 @@ function randomText(alphabet: string, length: number): string {
   return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
 }
 
-/** A new sandbox id: 12 lower-case letters and digits, safe in a path and a Durable Object name. */
+/**
+ * A new sandbox id: 12 lower-case letters and digits, safe in a path and a Durable Object name.
+ *
+ * @example
+ * const id = newSandboxId(); // 'k3j9x2m1qa0b'
+ */
 export function newSandboxId(): string {
   return randomText(ID_ALPHABET, 12);
 }
 
-/** New keys for the sandbox `id`, each with 192 random bits. */
+/**
+ * New keys for the sandbox `id`, each with 192 random bits.
+ *
+ * @example
+ * newSandboxKeys('k3j9x2m1qa0b').free; // 'psbx_k3j9x2m1qa0b_free_…'
+ */
 export function newSandboxKeys(id: string): SandboxKeys {
   const key = (plan: string) => `psbx_${id}_${plan}_${randomText(SECRET_ALPHABET, 32)}`;
   return { free: key('free'), pro: key('pro'), business: key('business') };

@@ -10,7 +10,12 @@ function shown({ id, keys, createdAt, lastUsedAt }: Sandbox) {
   return { id, keys, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString() };
 }
 
-/** The 404 of a sandbox id no sandbox has (any more). */
+/**
+ * The 404 of a sandbox id no sandbox has (any more).
+ *
+ * @example
+ * if (!sandboxes.get(id)) throw noSuchSandbox(id);
+ */
 export function noSuchSandbox(id: string): ApiError {
   return new ApiError({
     status: 404,
@@ -31,7 +36,12 @@ function tooMany(max: number): Reply {
 const isBodiless = ({ headers }: Request) =>
   !headers.has('content-type') && !headers.has('transfer-encoding') && (headers.get('content-length') ?? '0') === '0';
 
-/** The routes of the sandboxes themselves; what is below `/sandboxes/{id}/` is each sandbox's own admin API (see admin.ts). */
+/**
+ * The routes of the sandboxes themselves; what is below `/sandboxes/{id}/` is each sandbox's own admin API (see admin.ts).
+ *
+ * @example
+ * const match = matchRoute(sandboxRoutes(sandboxes), '/sandboxes/k3j9x2m1qa0b');
+ */
 export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Partial<Record<string, AdminOperation>> }[] {
   return [
     {

@@ -64,7 +64,13 @@ interface Entry {
   lastUsedAt: number;
 }
 
-/** Sandboxes as `settings` bound them. */
+/**
+ * Sandboxes as `settings` bound them.
+ *
+ * @example
+ * const sandboxes = createSandboxes({ config, clock: () => manualClock(), max: 1_000, idleMs: 30 * 60_000, now: Date.now });
+ * const handle = sandboxes.route(main.handle); // a sandbox's key reaches its world
+ */
 export function createSandboxes({ config, clock, max, idleMs, now, journalSize }: SandboxSettings): Sandboxes {
   // Least recently used first: a use moves an entry to the end, so the idle ones are always at the front.
   const entries = new Map<string, Entry>();

@@ -47,6 +47,7 @@ export interface PetstoreFixtures {
   readonly petstore: PetstoreSandbox;
 }
 
+// Typed by hand: the inferred type names the `playwright` package, which only @playwright/test is sure to resolve from a user's project.
 /**
  * Playwright's `test` with the `petstore` fixture: each test gets a fresh sandbox of the running
  * fake backend (`petstore-service --admin-token <token>`), so tests in parallel workers never share
@@ -65,7 +66,6 @@ export interface PetstoreFixtures {
  *   expect((await created.json()).id).toBe(4);
  * });
  */
-// Typed by hand: the inferred type names the `playwright` package, which only @playwright/test is sure to resolve from a user's project.
 export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & PetstoreFixtures & PetstoreOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> =
   base.extend<PetstoreFixtures & PetstoreOptions>({
     petstoreUrl: [undefined, { option: true }],
