@@ -1,4 +1,4 @@
-/** The access log: its writer sends lines in batches, by time or by size, and loses none on exit; its line never holds a key. */
+/** The access log: its writer sends lines in batches, by time or by size, and loses none on exit; its line never holds a key, nor a field or line a client wrote. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accessLog, FLUSH_AFTER_MS, FLUSH_AT_CHARS, lineWriter } from './access-log.ts';
 
@@ -74,5 +74,22 @@ describe('the access log line', () => {
 
   it('writes a path shorter than every key as it came', () => {
     expect(lineFor(['a-key-of-twenty-chars'], 'http://localhost/v1/pets?limit=2')).toBe('GET /v1/pets?limit=2 200 1.0ms 127.0.0.1');
+  });
+
+  it('escapes what a client may have written, so a caller, method or path cannot add fields or lines to the text line', () => {
+    const lines: string[] = [];
+    const observe = accessLog('text', [], (line) => lines.push(line));
+    // A host's view of the request, as the direct node:http path hands it: its URL as the request line had it.
+    const url = 'http://localhost/v1/pets?a=\u00e9\u2028b';
+    const request = { method: 'GET', url, headers: new Headers(), body: null, toRequest: () => new Request(url) };
+    observe({ request, status: 401, ms: 1, clientAddress: '203.0.113.5 (admin login ok)\nGET /v1/secret 200' });
+    expect(lines).toEqual(['GET /v1/pets?a=%C3%A9%E2%80%A8b 401 1.0ms 203.0.113.5%20(admin%20login%20ok)%0AGET%20/v1/secret%20200']);
+  });
+
+  it('writes an address as it is, IPv6 and zone included', () => {
+    const lines: string[] = [];
+    const observe = accessLog('text', [], (line) => lines.push(line));
+    observe({ request: new Request('http://localhost/v1/pets'), status: 200, ms: 1, clientAddress: 'fe80::1%eth0' });
+    expect(lines).toEqual(['GET /v1/pets 200 1.0ms fe80::1%eth0']);
   });
 });

@@ -19,7 +19,9 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
  * The observer that writes one line per answer: method, path with query, status,
  * milliseconds (to 0.1) and the caller's address (`-` when unknown). Never a header value, and
  * never a key: one of `keys`, or a sandbox key, misplaced in the path or query (as typed or
- * percent-encoded) is written as `[redacted]`.
+ * percent-encoded) is written as `[redacted]`. In a text line, what a client may have written
+ * (method, path, an address a `clientAddress` reads from a header) has every space, control or
+ * non-ASCII character percent-encoded ({@link escapeField}): one field stays one field, one line one line.
  *
  * @example
  * const observe = accessLog('text', ['my-key-0123'], lineWriter(process.stdout));
@@ -31,12 +33,36 @@ export function accessLog(format: LogFormat, keys: Iterable<string>, write: (lin
     const path = redact(pathOf(request.url));
     const tenths = Math.round(ms * 10) / 10;
     if (format === 'text') {
-      write(`${request.method} ${path} ${status} ${tenths.toFixed(1)}ms ${clientAddress ?? '-'}`);
+      write(
+        `${escapeField(request.method)} ${escapeField(path)} ${status} ${tenths.toFixed(1)}ms ${clientAddress === undefined ? '-' : escapeField(clientAddress)}`,
+      );
       return;
     }
     const time = new Date().toISOString();
     write(JSON.stringify({ time, method: request.method, path, status, ms: tenths, caller: clientAddress ?? null }));
   };
+}
+
+/** Characters a text line's field may not hold as they are: a space or control would start a field or a line of the client's own. */
+const UNSAFE = /[^\x21-\x7e]/;
+const ENCODER = new TextEncoder();
+
+/**
+ * `text` with every character outside visible ASCII percent-encoded as UTF-8 (`%20`, `%0A`,
+ * `%C3%A9`); the text itself when it has none, which is nearly always and costs one regex test
+ * per field. A lone surrogate is written `%EF%BF%BD`, as `TextEncoder` would.
+ *
+ * @example
+ * escapeField('203.0.113.5 (admin login ok)'); // '203.0.113.5%20(admin%20login%20ok)'
+ */
+export function escapeField(text: string): string {
+  if (!UNSAFE.test(text)) return text;
+  let escaped = '';
+  for (const char of text) {
+    if (!UNSAFE.test(char)) escaped += char;
+    else for (const byte of ENCODER.encode(char)) escaped += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return escaped;
 }
 
 /** The path and query of an absolute URL, without parsing it: a URL parse per line cost more than the line's write. */

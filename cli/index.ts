@@ -15,6 +15,7 @@ import { readSettings, type Settings } from './settings.ts';
 import { openStores, StoreError, type Stores } from './stores.ts';
 import { serve, type RunningPetStore } from '../runtimes/node/index.ts';
 import { runInit } from './init.ts';
+import { adminExposure, listeningOn } from './listening.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;
@@ -42,14 +43,19 @@ Options:
       --redis <url>    keep limits in Redis (env REDIS_URL), and pets too unless
                        --data or --database-url is given. Needs redis
       --trust-proxy <n|ranges>
-                       behind a proxy: believe X-Forwarded-For (or Forwarded) from
-                       this many proxies in front, or from these addresses and CIDR
-                       ranges, comma-separated (env PETSTORE_TRUST_PROXY). Default:
-                       none, the peer is the caller
+                       behind a proxy: believe X-Forwarded-For from this many proxies
+                       in front, or from these addresses and CIDR ranges, comma-
+                       separated (env PETSTORE_TRUST_PROXY). Default: none, the peer
+                       is the caller
+      --proxy-header <name>
+                       with --trust-proxy: the one header they are believed in,
+                       x-forwarded-for (default) or forwarded; the other is
+                       ignored (env PETSTORE_PROXY_HEADER)
       --admin-token <t>
                        turn on the admin API under /__admin (env PETSTORE_ADMIN_TOKEN, 16+
-                       characters): reset, seed, clock, faults and the request journal
-                       over HTTP, with Authorization: Bearer <t>. In-memory stores only
+                       characters: letters, digits, -._~+/, = at the end): reset, seed,
+                       clock, faults and the request journal over HTTP, with
+                       Authorization: Bearer <t>. In-memory stores only
       --sandboxes <n>  with --admin-token: the most sandboxes (worlds of their own, opened
                        with POST /__admin/sandboxes) at once, default 1000
       --sandbox-idle <minutes>
@@ -77,8 +83,9 @@ Examples:
   petstore-service --port 3000 --key dev-key:pro --key ci-key:free --quiet
   # keys from the environment, on every interface, JSON log lines (in a container)
   PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0 --log json
-  # a fake backend for end-to-end tests, controlled over HTTP under /__admin
-  petstore-service --key e2e-key:free --admin-token my-admin-token-0123
+  # a fake backend for end-to-end tests, controlled over HTTP under /__admin (make your
+  # own token: openssl rand -base64 24)
+  PETSTORE_API_KEYS=e2e-key:free PETSTORE_ADMIN_TOKEN=my-admin-token-0123 petstore-service
   # a slow, flaky backend with 200 pets for a demo: each answer 100 to 400 ms late, one in ten a 503
   petstore-service --generate 200 --delay 100-400 --fail-rate 0.1
   # pets and limits kept in ./petstore-data across restarts
@@ -90,12 +97,18 @@ Examples:
   # pets and limits in Redis
   REDIS_URL=redis://:secret@cache.internal:6379 petstore-service
 
+Flags show in ps to every user of the machine: give keys and the admin token in
+PETSTORE_API_KEYS and PETSTORE_ADMIN_TOKEN anywhere but your own machine.
+
 A store that cannot be reached or opened is named in one line on stderr (host and
 port, never a password), with exit code 2.
 `;
 
 /** How often the same failure is reported again while it goes on. */
 const REPEAT_REPORT_MS = 10_000;
+
+/** A warning's message with the options it names written as the flags that set them. */
+const flagNames = (message: string) => message.replaceAll('trustProxy', '--trust-proxy').replaceAll('proxyHeader', '--proxy-header');
 
 /**
  * What the command does with a request that failed unexpectedly (a store down, say): one line on
@@ -109,7 +122,7 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
   let reportedAt = 0;
   return (error) => {
     // A warning is told once by the store; it names the option, which the command sets with a flag.
-    if (error instanceof PetStoreWarning) return write(`warning ${error.code}: ${error.message.replaceAll('trustProxy', '--trust-proxy')}`);
+    if (error instanceof PetStoreWarning) return write(`warning ${error.code}: ${flagNames(error.message)}`);
     const line = `a request failed with 500: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
     if (line === last && now() - reportedAt < REPEAT_REPORT_MS) {
       repeats++;
@@ -124,7 +137,7 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 /** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
-  { delayMs, failRate, adminToken, adminBounds, log, trustProxy }: Settings,
+  { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
 ): { readonly petstore: PetStore; readonly seed: (generate: NonNullable<Settings['generate']>) => Promise<string> } {
@@ -136,6 +149,7 @@ function demoPetStore(
     ...(limitStore && { limitStore }),
     ...(adminToken && { admin: { token: adminToken, ...adminBounds } }),
     trustProxy,
+    proxyHeader,
   });
   const standingFaults: FaultRule[] = [];
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
@@ -215,7 +229,9 @@ async function main(): Promise<void> {
   try {
     settings = readSettings(process.argv.slice(2), process.env);
   } catch (error) {
-    fail(2, `${(error as Error).message.split('\n')[0]}; see --help`);
+    const message = (error as Error).message.split('\n')[0]!;
+    // After a did-you-mean question, the pointer to --help reads as a sentence of its own.
+    fail(2, `${message}${message.endsWith('?') ? ' ' : '; '}see --help`);
   }
   if (settings.help) {
     process.stdout.write(HELP);
@@ -252,9 +268,14 @@ async function main(): Promise<void> {
     fail(1, startFailure(error, settings));
   }
   closeOnSignals(running, stores);
-  const { url } = running;
+  const listening = listeningOn(running.url, settings.host);
+  const { url } = listening;
   const lines = [`Pet Store API listening on ${url}`, stores.banner, ...(seeded ? [seeded] : [])];
-  if (settings.adminToken) lines.push(`Admin API on ${new URL('/__admin', url).href} (Authorization: Bearer <the admin token>)`);
+  if (settings.adminToken) {
+    const { line, warning } = adminExposure(listening);
+    if (warning) process.stderr.write(`petstore-service: ${warning}\n`);
+    lines.push(line);
+  }
   if (settings.delayMs || settings.failRate) {
     const faults = [
       settings.delayMs && `every answer ${delayInWords(settings.delayMs)} late`,

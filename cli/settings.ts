@@ -1,7 +1,16 @@
 /** What the petstore-service command's flags and environment ask for, read and checked before anything starts. */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { ADMIN_BOUNDS, createCallerAddress, type Plan } from '../src/index.ts';
+import {
+  ADMIN_BOUNDS,
+  ADMIN_TOKEN_PATTERN,
+  ADMIN_TOKEN_RULE,
+  PROXY_HEADERS,
+  createCallerAddress,
+  nearestName,
+  type Plan,
+  type ProxyHeader,
+} from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
 import { readLogFormat, type LogFormat } from './access-log.ts';
 import { readDelay, readGenerate } from './demo-flags.ts';
@@ -26,9 +35,13 @@ const OPTIONS = {
   'sandbox-idle': { type: 'string' },
   journal: { type: 'string' },
   'trust-proxy': { type: 'string' },
+  'proxy-header': { type: 'string' },
   log: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
+
+/** The words the command takes before its options (cli/index.ts runs each): a word near one is a misspelling of it. */
+const SUBCOMMANDS = ['init'];
 
 /** What the command line and environment ask for. */
 export interface Settings {
@@ -51,6 +64,8 @@ export interface Settings {
   readonly log: LogFormat | undefined;
   /** Which proxies' forwarding headers to believe: a hop count or addresses and ranges (the `trustProxy` option). */
   readonly trustProxy: number | readonly string[];
+  /** The one header those proxies are believed in (the `proxyHeader` option). */
+  readonly proxyHeader: ProxyHeader;
 }
 
 /**
@@ -62,10 +77,18 @@ function normalizeArgs(argv: string[]): string[] {
   const { tokens } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const args: string[] = [];
   for (const token of tokens) {
-    if (token.kind === 'positional') throw new Error(`unexpected argument "${token.value}"`);
+    if (token.kind === 'positional') {
+      const near = nearestName(token.value, SUBCOMMANDS);
+      if (near === token.value) throw new Error(`${near} comes first, before any option: petstore-service ${near} …`);
+      throw new Error(`unexpected argument "${token.value}"${near ? `: did you mean ${near}?` : ''}`);
+    }
     if (token.kind === 'option-terminator') continue;
     const option = Object.hasOwn(OPTIONS, token.name) ? OPTIONS[token.name as keyof typeof OPTIONS] : undefined;
-    if (!option) throw new Error(`unknown option ${token.rawName}`);
+    if (!option) {
+      // A long flag only: one letter is too short to guess from.
+      const near = token.rawName.startsWith('--') ? nearestName(token.name, Object.keys(OPTIONS)) : undefined;
+      throw new Error(`unknown option ${token.rawName}${near ? `; did you mean --${near}?` : ''}`);
+    }
     const flag = `--${token.name}`;
     if (option.type === 'boolean') {
       if (token.value !== undefined) throw new Error(`${flag} takes no value`);
@@ -80,8 +103,17 @@ function normalizeArgs(argv: string[]): string[] {
   return args;
 }
 
-export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
+/**
+ * What `argv` and `processEnv` ask for, or an Error in plain words. A variable set empty counts as
+ * unset (`PORT= petstore-service`, as a compose file or CI leaves it); with --help or --version the
+ * environment is not read at all, so neither can fail on it.
+ *
+ * @example
+ * readSettings(['--port', '3000'], { HOST: '', PETSTORE_API_KEYS: 'k1:free' }).host; // '127.0.0.1'
+ */
+export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Settings {
   const { values } = parseArgs({ args: normalizeArgs(argv), options: OPTIONS });
+  const env = values.help || values.version ? {} : Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== ''));
   const delayMs = readDelay(values.delay);
   const generate = readGenerate(values.generate);
   const failRateText = values['fail-rate'] ?? '0';
@@ -106,6 +138,11 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     values['trust-proxy'] ?? env.PETSTORE_TRUST_PROXY,
     values['trust-proxy'] === undefined ? 'PETSTORE_TRUST_PROXY' : '--trust-proxy',
   );
+  const proxyHeader = readProxyHeader(
+    values['proxy-header'] ?? env.PETSTORE_PROXY_HEADER,
+    values['proxy-header'] === undefined ? 'PETSTORE_PROXY_HEADER' : '--proxy-header',
+    trustProxy,
+  );
   return {
     help: values.help ?? false,
     version: values.version ?? false,
@@ -121,6 +158,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     adminBounds,
     log,
     trustProxy,
+    proxyHeader,
   };
 }
 
@@ -136,6 +174,18 @@ function readTrustProxy(text: string | undefined, from: string): number | readon
     );
   }
   return trustProxy;
+}
+
+/** `--proxy-header`, else PETSTORE_PROXY_HEADER, in any case: one of the two headers, and only with proxies to believe in it. */
+function readProxyHeader(text: string | undefined, from: string, trustProxy: number | readonly string[]): ProxyHeader {
+  if (text === undefined || text.trim() === '') return PROXY_HEADERS[0]!;
+  const name = text.trim().toLowerCase();
+  const names = PROXY_HEADERS.map((header) => `"${header}"`).join(' or ');
+  if (!PROXY_HEADERS.includes(name as ProxyHeader)) throw new Error(`${from} must be ${names}, got "${text}"`);
+  if (trustProxy === 0 || (Array.isArray(trustProxy) && trustProxy.length === 0)) {
+    throw new Error(`${from} names the header trusted proxies set: give --trust-proxy too`);
+  }
+  return name as ProxyHeader;
 }
 
 /**
@@ -168,12 +218,13 @@ function readAdminBounds(values: Partial<Record<keyof typeof ADMIN_FLAGS, string
   return bounds;
 }
 
-/** `--admin-token`, else PETSTORE_ADMIN_TOKEN (empty is unset): long enough, and only with the memory stores it resets. */
+/** `--admin-token`, else PETSTORE_ADMIN_TOKEN (empty is unset): long enough and sendable as a Bearer token, and only with the memory stores it resets. */
 function readAdminToken(flag: string | undefined, env: NodeJS.ProcessEnv, stores: StoreSettings): string | undefined {
   const from = flag === undefined ? 'PETSTORE_ADMIN_TOKEN' : '--admin-token';
   const token = flag ?? (env.PETSTORE_ADMIN_TOKEN || undefined);
   if (token === undefined) return undefined;
-  if (token.trim().length < 16) throw new Error(`${from} must be 16 or more characters`);
+  // Checked here, not only by the admin option: a token no client can send would start a server no one can control.
+  if (!ADMIN_TOKEN_PATTERN.test(token)) throw new Error(`${from} must be ${ADMIN_TOKEN_RULE}`);
   if (stores.data !== undefined || stores.database || stores.redis) {
     throw new Error(`${from} works with the in-memory stores only (the admin API resets them); leave out --data, --database-url and --redis`);
   }

@@ -59,6 +59,11 @@ const ERROR_RESPONSES = {
   401: ['Unauthorized', 'No admin token, or a wrong one (`unauthorized`).'],
   413: ['PayloadTooLarge', 'The body is larger than the configured limit (`payload_too_large`).'],
   415: ['UnsupportedMediaType', 'The body is not `application/json` (`unsupported_media_type`).'],
+  429: [
+    'TooManyRequests',
+    'This address sent more wrong admin tokens within one minute than the ban threshold allows (10 unless configured), and is banned ' +
+      '(`key_banned`) for the ban duration (15 minutes unless configured), the right token too; `Retry-After` says when the ban ends.',
+  ],
   '4XX': [
     'OtherClientError',
     'Another client error, as an Error body: 405 `method_not_allowed` with `Allow` to a method the path does not list; what node:http ' +
@@ -71,6 +76,7 @@ type ErrorStatus = keyof typeof ERROR_RESPONSES;
 /** Headers an error response carries besides the JSON type: the 401's challenge, a 405's methods. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, OpenApiObject>> = {
   401: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') },
+  429: { 'Retry-After': ref('headers', 'Retry-After') },
   '4XX': { Allow: ref('headers', 'Allow.optional') },
 };
 
@@ -81,10 +87,10 @@ export const RESPONSE_COMPONENTS: Record<string, OpenApiObject> = Object.fromEnt
   }),
 );
 
-/** What an operation answers besides success: always 400 (the edge's), 401 and the other 4xx; where it reads a body, that body's 413 and 415. */
+/** What an operation answers besides success: always 400 (the edge's), 401, the ban's 429 and the other 4xx; where it reads a body, that body's 413 and 415. */
 const errorResponses = (readsBody: boolean) =>
   Object.fromEntries(
-    ([400, 401, ...(readsBody ? [413, 415] : []), '4XX'] as ErrorStatus[]).map((status) => [status, ref('responses', ERROR_RESPONSES[status][0])]),
+    ([400, 401, ...(readsBody ? [413, 415] : []), 429, '4XX'] as ErrorStatus[]).map((status) => [status, ref('responses', ERROR_RESPONSES[status][0])]),
   );
 
 export interface OperationParts {

@@ -11,7 +11,8 @@ import { JournalQuerySchema } from './journal-schemas.ts';
 
 const DESCRIPTION = [
   'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +
-    'every operation needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled.',
+    'every operation needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled; ' +
+    'an address that sends more wrong tokens within one minute than the ban threshold is banned (429 `key_banned` with `Retry-After`), the right token too.',
   'Every path answers HEAD as GET without the body, and OPTIONS with `Allow`; any other method it does not list answers 405 ' +
     '`method_not_allowed` with `Allow` and an Error body, and an unknown admin path 404 `not_found` (401 first without the token). ' +
     'OpenAPI 3.1 has no place for an answer to a path or method it does not list, so these are said here.',
@@ -92,7 +93,8 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
           summary: 'Move the clock by hand.',
           description:
             'From then on it stands still but when moved; rate windows, bans and the sunset date follow it. It stays within the Date range ' +
-            '(-271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z): a move past it is a 400 naming how far it may go.',
+            '(-271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z): `set` past it is a 400 naming the range, and `advanceMs` past its end ' +
+            'stops the clock there.',
           body: { schema: ref('schemas', 'ClockChange'), description: '{"advanceMs": n} or {"set": "<ISO date>"}.' },
           success: [200, 'The store\u2019s time after the move.', ref('schemas', 'ClockTime')],
         }),
@@ -190,6 +192,7 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
         'WWW-Authenticate': headerObject('RFC 6750 challenge for the admin token.', pattern('^Bearer realm="petstore-admin"$')),
         Allow: headerObject('Methods the path answers.', pattern('^[A-Z]+(, [A-Z]+)*$')),
         'Allow.optional': headerObject('Methods the path answers; sent with a 405.', pattern('^[A-Z]+(, [A-Z]+)*$'), false),
+        'Retry-After': headerObject('Whole seconds until the ban ends (at least 1).', { type: 'integer', minimum: 1 }),
       },
     },
   };

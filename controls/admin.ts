@@ -1,12 +1,16 @@
 /** The admin API: a fake backend's controls over HTTP under `/__admin`, outside the base path, behind a Bearer token. */
 import {
   allowedMethods,
+  anonymousSubject,
   ApiError,
   bearerToken,
   bodyReadByHost,
+  createCallerAddress,
+  createStrikes,
   errorReply,
   handlerFor,
   matchRoute,
+  memoryLimitStore,
   readJson,
   render,
   pathBelowMount,
@@ -58,13 +62,32 @@ function routesFor(path: string, { main, sandboxes }: Worlds, ofSandboxes: Retur
  * The worlds' handle with the admin API in front of it: requests under `/__admin` (below the mount
  * path) are answered here, never reaching the request path, its faults, limits or journals.
  */
-export function withAdmin(worlds: Worlds, { admin: { token }, maxBodyBytes, onError }: AdminOptions): Handle {
+export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
+  const {
+    admin: { token },
+    maxBodyBytes,
+    onError,
+    ipv6Subnet,
+  } = options;
   const { handle } = worlds;
   const ofSandboxes = sandboxRoutes(worlds.sandboxes);
+  const callerAddress = createCallerAddress(options);
+  // Wrong tokens are banned per address as refused API requests are (banThreshold, banDurationMs,
+  // the option's clock), in a store of their own: a reset, which any caller with the token may
+  // send, must not lift a guesser's ban, and a guesser's ban must not take the API's budget.
+  const strikes = createStrikes({ ...options, limitStore: memoryLimitStore(), what: 'wrong admin tokens' });
 
   async function answer(request: Request, host: Host, fullPath: string): Promise<Reply> {
-    const given = bearerToken(request.headers.get('authorization'));
+    const subject = anonymousSubject(callerAddress(request, host), ipv6Subnet);
+    // A banned address is refused whatever it sends: otherwise the ban would only tell a guesser which token is right.
+    const banned = await strikes.banned(subject);
+    if (banned) throw banned;
+    const authorization = request.headers.get('authorization');
+    const given = bearerToken(authorization);
     if (given === undefined || !sameSecret(given, token)) {
+      // No Authorization header guesses nothing (a browser's preflight, a first try): only a wrong one counts.
+      const ban = authorization === null ? undefined : await strikes.strike(subject);
+      if (ban) throw ban;
       throw new ApiError({
         status: 401,
         code: 'unauthorized',
@@ -74,7 +97,9 @@ export function withAdmin(worlds: Worlds, { admin: { token }, maxBodyBytes, onEr
     }
     const { routes, path } = routesFor(fullPath, worlds, ofSandboxes);
     const match = matchRoute<(typeof routes)[number]>(routes, path);
-    if (!match) throw new ApiError({ status: 404, code: 'not_found', message: 'There is no such path in the admin API; see /__admin/openapi.json.' });
+    // Named under the host's mount (/api/__admin when mounted at /api), where the client can reach it.
+    const document = `${(host.mountPath ?? '').replace(/\/+$/, '')}${ADMIN_PATH}/openapi.json`;
+    if (!match) throw new ApiError({ status: 404, code: 'not_found', message: `There is no such path in the admin API; see ${document}.` });
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = handlerFor(match.route, request.method);
     return operation({ request, params: match.params, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });

@@ -5,24 +5,15 @@
  */
 export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
 export { connectionReset, isConnectionReset, type Answer, type Handle, type Injected } from './handle.ts';
-export {
-  ADMIN_BOUNDS,
-  adminBound,
-  PET_STORE_OPTION_NAMES,
-  assertKnownOptions,
-  resolveOptions,
-  type AdminOptions,
-  type Exchange,
-  type PetStoreOptions,
-  type ResolvedAdmin,
-  type ResolvedOptions,
-} from './options.ts';
+export { PET_STORE_OPTION_NAMES, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
+export { ADMIN_BOUNDS, ADMIN_TOKEN_PATTERN, ADMIN_TOKEN_RULE, adminBound, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
+export { assertKnownOptions, nearestName } from './option-names.ts';
 
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
 export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
 export type { PetStoreContext } from './edge/context.ts';
 export { badRequest, pathBelowMount, requestTarget } from './edge/target.ts';
-export { createCallerAddress, type AddressFinder } from './edge/caller-address.ts';
+export { PROXY_HEADERS, createCallerAddress, type AddressFinder, type ProxyHeader } from './edge/caller-address.ts';
 export type { ApiRequest, RequestView } from './operations/request.ts';
 
 export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';
@@ -31,6 +22,8 @@ export { quotaWindows, refusalHeaders } from './limits/limiter.ts';
 export { PLAN_QUOTAS, planQuota, type Plan, type Quota } from './limits/plans.ts';
 export type { LimitStore, QuotaWindow, Subject, TakeResult } from './limits/limit-store.ts';
 export { memoryLimitStore } from './limits/memory-limit-store.ts';
+export { anonymousSubject } from './limits/address.ts';
+export { createStrikes, type Strikes } from './limits/strikes.ts';
 export { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 export { readJson } from './operations/body.ts';
 export { parseInput } from './operations/validation.ts';
@@ -45,4 +38,4 @@ export { firstAfter, memoryPetStorage } from './storage/memory-pet-storage.ts';
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';
 export { reasonPhrase } from './response/reason.ts';
-export { PetStoreWarning, WARNING_CODES, createWarnings, type WarningCode, type Warnings } from './response/warning.ts';
+export { DOCS_URL, PetStoreWarning, WARNING_CODES, createWarnings, type WarningCode, type Warnings } from './response/warning.ts';

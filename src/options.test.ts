@@ -26,6 +26,7 @@ describe('createPetStore options', () => {
     ['a publicUrl that is not http(s)', { publicUrl: 'ftp://api.example.com/v1' }, /publicUrl/],
     ['a negative trustProxy', { trustProxy: -1 }, /trustProxy/],
     ['a trustProxy that is a string', { trustProxy: '10.0.0.0/8' as never }, /trustProxy/],
+    ['a proxyHeader it does not read', { proxyHeader: 'x-real-ip' as never }, /^proxyHeader must be "x-forwarded-for" or "forwarded", got "x-real-ip"$/],
     [
       'a misspelt option',
       { apikeys: { k: 'free' } } as never,
@@ -39,6 +40,18 @@ describe('createPetStore options', () => {
 
   it('never puts a key in an error message', () => {
     expect(() => createPetStore({ apiKeys: { 'secret key!': 'free' } })).toThrow(/^(?!.*secret)/);
+  });
+
+  it.each<[string, unknown]>([
+    ['an array of key:plan texts', ['k:free']],
+    ['a key:plan text', 'k:free,k2:pro'],
+    ['null', null],
+  ])('refuses apiKeys as %s with a TypeError that points at { key: plan } and parseApiKeys', (_, apiKeys) => {
+    expect(() => createPetStore({ apiKeys: apiKeys as never })).toThrow(
+      new TypeError(
+        "apiKeys must be an object from key to plan, like { 'my-key': 'free' }, or a Map; for key:plan text (as PETSTORE_API_KEYS holds), pass parseApiKeys('my-key:free')",
+      ),
+    );
   });
 
   it('accepts apiKeys as a Map', async () => {

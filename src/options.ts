@@ -1,7 +1,7 @@
 /** The options of createPetStore: checked eagerly, so a typo fails at startup, and the only place their defaults live. */
 import * as v from 'valibot';
 import { resolveApiKeys, type ApiKeys } from './auth/api-keys.ts';
-import type { CallerAddress, CallerAddressSettings } from './edge/caller-address.ts';
+import { assertProxyHeader, type CallerAddress, type CallerAddressSettings, type ProxyHeader } from './edge/caller-address.ts';
 import { assertIpv6Subnet } from './limits/address.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 import { memoryLimitStore } from './limits/memory-limit-store.ts';
@@ -11,6 +11,8 @@ import { memoryPetStorage } from './storage/memory-pet-storage.ts';
 import { PetStatusSchema, type PetStatus } from './storage/pet.ts';
 import type { PetStorage } from './storage/pet-storage.ts';
 import { createWarnings, DOCS_URL, type Warnings } from './response/warning.ts';
+import { checkAdmin, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
+import { assertKnownOptions } from './option-names.ts';
 
 /**
  * Options of `createPetStore`. Every one is optional; a name it does not know is a `TypeError`.
@@ -54,12 +56,18 @@ export interface PetStoreOptions {
    */
   readonly clientAddress?: CallerAddress;
   /**
-   * Which proxies in front of the API to believe about the client's address (`Forwarded`, else
-   * `X-Forwarded-For`): a number of hops (`1`: the one proxy in front of you), or the addresses
+   * Which proxies in front of the API to believe about the client's address (in the one header
+   * `proxyHeader` names): a number of hops (`1`: the one proxy in front of you), or the addresses
    * and CIDR ranges of your proxies (`['10.0.0.0/8']`). Default: none; proxy headers are ignored,
    * since any client can send them.
    */
   readonly trustProxy?: number | readonly string[];
+  /**
+   * The one header the `trustProxy` proxies are believed in, read from the right: `'x-forwarded-for'`
+   * (default) or `'forwarded'` (RFC 7239). The other is never read: a proxy that appends to one
+   * passes the other on as the client wrote it. A hop that is no IP address ends the trust there.
+   */
+  readonly proxyHeader?: 'x-forwarded-for' | 'forwarded';
   /**
    * Prefix length that groups IPv6 callers without a valid key into one rate-limit subject:
    * one home or server usually owns a whole /56 (or /64), so limiting per /128 would let one
@@ -128,6 +136,7 @@ export interface Exchange {
 
 /** {@link PetStoreOptions} with every default filled in: what the pipeline's steps are built from. */
 export interface ResolvedOptions extends OperationSettings, CallerAddressSettings {
+  readonly proxyHeader: ProxyHeader;
   readonly apiKeys: ReadonlyMap<string, Plan>;
   readonly basePath: string;
   readonly cors: '*' | readonly string[] | undefined;
@@ -178,6 +187,8 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   if (!isHopCount && !(Array.isArray(trustProxy) && trustProxy.every((range) => typeof range === 'string'))) {
     throw new TypeError('trustProxy must be a number of hops (0 or more) or an array of addresses and CIDR ranges');
   }
+  const { proxyHeader = 'x-forwarded-for' } = options;
+  assertProxyHeader(proxyHeader);
   const admin = options.admin === undefined ? undefined : checkAdmin(options);
   for (const name of ['now', 'onError', 'clientAddress', 'onRequest', 'onResponse'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${name} must be a function`);
@@ -203,68 +214,12 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     banDurationMs,
     clientAddress: options.clientAddress,
     trustProxy,
+    proxyHeader,
     ipv6Subnet,
     publicUrl,
     admin,
     warnings,
   };
-}
-
-/**
- * The admin API's settings: its token, and the bounds of what it keeps (the command's
- * `--admin-token`, `--sandboxes`, `--sandbox-idle` and `--journal`).
- *
- * @example
- * const admin: AdminOptions = { token: 'my-admin-token-0123', sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000 };
- */
-export interface AdminOptions {
-  /** The Bearer token every admin call carries: 16 characters or more. */
-  readonly token: string;
-  /** The most sandboxes at once, 1 to 100,000; one more is a 409. Default 1,000. */
-  readonly sandboxes?: number;
-  /** A sandbox no request or admin call has used for this many minutes (1 to 10,080, a week) is deleted. Default 30. */
-  readonly sandboxIdleMinutes?: number;
-  /** The exchanges each world's journal keeps, newest first to stay, 1 to 1,000,000. Default 10,000. */
-  readonly journal?: number;
-}
-
-/** {@link AdminOptions} checked, every bound filled in. */
-export type ResolvedAdmin = Required<AdminOptions>;
-
-/** The bounds of the admin API's settings, and their defaults: the command's flags check against them too. */
-export const ADMIN_BOUNDS = {
-  sandboxes: { min: 1, max: 100_000, default: 1_000 },
-  sandboxIdleMinutes: { min: 1, max: 10_080, default: 30 },
-  journal: { min: 1, max: 1_000_000, default: 10_000 },
-} as const;
-
-/** The `admin` option, or a TypeError: a token of 16 characters or more, bounds in range, and the memory stores the admin API resets. */
-function checkAdmin({ admin, storage, limitStore }: PetStoreOptions): ResolvedAdmin {
-  if (typeof admin !== 'object' || admin === null) throw new TypeError('admin must be an object like { token: "<16 or more characters>" }');
-  assertKnownOptions(admin, ['token', ...Object.keys(ADMIN_BOUNDS)], 'admin');
-  if (typeof admin.token !== 'string' || admin.token.trim().length < 16) throw new TypeError('admin.token must be a string of 16 or more characters');
-  if (storage !== undefined || limitStore !== undefined) {
-    throw new TypeError('admin works with the built-in memory stores, which it resets: leave out storage and limitStore');
-  }
-  const bounded = (name: keyof typeof ADMIN_BOUNDS) => adminBound(name, admin[name], `admin.${name}`);
-  return { token: admin.token, sandboxes: bounded('sandboxes'), sandboxIdleMinutes: bounded('sandboxIdleMinutes'), journal: bounded('journal') };
-}
-
-/**
- * `value` of the admin setting `name` (its default when `undefined`), or a TypeError naming it as
- * `label` with its range: the `admin` option's check, and the test kit's of the same settings.
- *
- * @example
- * adminBound('journal', undefined, 'journal'); // 10000
- * adminBound('sandboxes', 0, 'sandboxes'); // TypeError: sandboxes must be a whole number from 1 to 100000
- */
-export function adminBound(name: keyof typeof ADMIN_BOUNDS, value: unknown, label: string): number {
-  const { min, max, default: fallback } = ADMIN_BOUNDS[name];
-  const chosen = value ?? fallback;
-  if (typeof chosen !== 'number' || !Number.isSafeInteger(chosen) || chosen < min || chosen > max) {
-    throw new TypeError(`${label} must be a whole number from ${min} to ${max}`);
-  }
-  return chosen;
 }
 
 /** Every option of {@link PetStoreOptions}: a Record over its keys, so a new option must be listed to compile. */
@@ -283,6 +238,7 @@ const OPTIONS: Record<keyof PetStoreOptions, true> = {
   banDurationMs: true,
   clientAddress: true,
   trustProxy: true,
+  proxyHeader: true,
   ipv6Subnet: true,
   publicUrl: true,
   onError: true,
@@ -293,36 +249,6 @@ const OPTIONS: Record<keyof PetStoreOptions, true> = {
 
 /** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */
 export const PET_STORE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
-
-/**
- * Throws a TypeError naming the first option of `options` that is not in `known`, and the known
- * ones, as lru-cache does: a misspelt option fails at startup instead of being ignored.
- *
- * @example
- * assertKnownOptions({ prot: 80 }, ['port', 'hostname'], 'serve'); // TypeError: serve: unknown option "prot"; …
- */
-export function assertKnownOptions(options: object, known: readonly string[], what: string): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`${what}: options must be an object`);
-  for (const name of Object.keys(options)) {
-    if (known.includes(name)) continue;
-    const near = known.find((candidate) => editDistance(name.toLowerCase(), candidate.toLowerCase()) <= 2);
-    const hint = near === undefined ? '' : ` (did you mean "${near}"?)`;
-    throw new TypeError(`${what}: unknown option "${name}"${hint}; the options are ${known.join(', ')}`);
-  }
-}
-
-/** Levenshtein distance: how many single-letter edits turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /**
  * `publicUrl` without its trailing slash; a TypeError unless it is an absolute http(s) URL without

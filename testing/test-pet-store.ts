@@ -9,7 +9,7 @@ import { compose } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
 import { toPetStore } from '../compose/pet-store.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
-import { adminBound, apiKeyEntries, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
+import { adminBound, apiKeyEntries, assertKnownOptions, PET_STORE_OPTION_NAMES, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
 
 /** A ready API key per plan; a test store accepts all of them. */
 export const TEST_KEYS = {
@@ -129,6 +129,7 @@ export interface TestPetStore extends PetStoreHandler, WorldControls {
  * });
  */
 export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetStore {
+  checkTestOptions(options);
   const { start, sandboxes: most, sandboxIdleMinutes, journal, randomSeed, ...storeOptions } = options;
   const clock = manualClock(start);
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
@@ -168,6 +169,24 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
     sandbox: { value: sandbox },
     ...Object.getOwnPropertyDescriptors(worldControls(composed.controls!)),
   }) as unknown as TestPetStore;
+}
+
+/** The store's options the test store decides itself, and what to use instead: a test that passes one gets this, not a store that ignores it. */
+const OWNED: Readonly<Record<string, string>> = {
+  now: 'its manual clock): give start for where the clock starts, and move it with petstore.clock.advance() or set()',
+  storage: 'memory, which seed() and reset() work on): give pets with petstore.seed(), or use createPetStore({ storage }) to run your own store',
+  limitStore: 'memory, which reset() clears and its clock moves): use createPetStore({ limitStore }) to run your own store',
+};
+
+/** The test kit's own options, beside the store's. */
+const OWN_OPTIONS = ['start', 'sandboxes', 'sandboxIdleMinutes', 'journal', 'randomSeed'];
+
+/** A TypeError, in createTestPetStore's name, for an option the test store owns or does not know. */
+function checkTestOptions(options: object): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createTestPetStore: options must be an object');
+  const owned = Object.keys(OWNED).find((name) => Object.hasOwn(options, name));
+  if (owned !== undefined) throw new TypeError(`createTestPetStore: ${owned} is the test store's own (${OWNED[owned]}`);
+  assertKnownOptions(options, [...PET_STORE_OPTION_NAMES.filter((name) => !Object.hasOwn(OWNED, name)), ...OWN_OPTIONS], 'createTestPetStore');
 }
 
 /** The test kit's face of one world's controls; `requests` read live, as a reset or the ring changes them. */

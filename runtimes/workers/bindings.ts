@@ -1,7 +1,7 @@
 /** A Worker's bindings read into what serves its requests: the Pet Store over D1 and Durable Objects, or the fake backend's object; a binding missing or wrong is named. */
 import { compose } from '../../compose/compose.ts';
 import { toPetStore } from '../../compose/pet-store.ts';
-import { parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
+import { ADMIN_TOKEN_PATTERN, ADMIN_TOKEN_RULE, parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { durableObjectLimitStore, type DurableObjectNamespaceLike } from '../../stores/durable-objects/limit-store.ts';
 import type { D1DatabaseLike } from '../../stores/sql/d1-client.ts';
 import { migrateD1 } from '../../stores/sql/d1-migrations.ts';
@@ -54,7 +54,7 @@ function apiKeysOf(keys: string | undefined): ReturnType<typeof parseApiKeys> {
 /** The fake backend: the main world's requests and the admin API's to the main PetStoreFake object, each sandbox's to its own. */
 function fakeBackend(env: PetStoreEnv, token: string): Serve {
   apiKeysOf(env.PETSTORE_API_KEYS);
-  if (token.trim().length < 16) throw new Misconfigured('PETSTORE_ADMIN_TOKEN must be 16 or more characters');
+  if (!ADMIN_TOKEN_PATTERN.test(token)) throw new Misconfigured(`PETSTORE_ADMIN_TOKEN must be ${ADMIN_TOKEN_RULE}`);
   const fake = env.PETSTORE_FAKE;
   if (!isNamespace(fake)) {
     throw new Misconfigured(

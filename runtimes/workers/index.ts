@@ -18,7 +18,8 @@ export type { D1DatabaseLike } from '../../stores/sql/d1-client.ts';
  * @example
  * const options: PetStoreWorkerOptions = { mountPath: '/api', cors: ['https://app.example.com'] };
  */
-export interface PetStoreWorkerOptions extends Omit<PetStoreOptions, 'apiKeys' | 'storage' | 'limitStore' | 'clientAddress' | 'trustProxy' | 'admin'> {
+export interface PetStoreWorkerOptions
+  extends Omit<PetStoreOptions, 'apiKeys' | 'storage' | 'limitStore' | 'clientAddress' | 'trustProxy' | 'proxyHeader' | 'admin'> {
   /** The path the Worker serves the API under, as a mount: `/api` serves `/api/v1/pets`. Default `''`. */
   readonly mountPath?: string;
 }
@@ -43,7 +44,16 @@ export interface PetStoreWorker {
 }
 
 /** Options the bindings decide, refused by name. */
-const FROM_BINDINGS = new Set(['apiKeys', 'storage', 'limitStore', 'clientAddress', 'trustProxy', 'admin']);
+const FROM_BINDINGS = new Set(['apiKeys', 'storage', 'limitStore', 'clientAddress', 'trustProxy', 'proxyHeader', 'admin']);
+
+/** Whether `pathname` is `mountPath` or below it. */
+const isBelow = (pathname: string, mountPath: string) => pathname === mountPath || pathname.startsWith(`${mountPath}/`);
+
+/** The JSON 404 of a path outside the mount: where the API and the admin API are. */
+function outsideMount(mountPath: string, basePath = '/v1'): ApiError {
+  const message = `No such path: the Pet Store is under ${mountPath}, its API at ${mountPath}${basePath} and its admin API (if on) at ${mountPath}/__admin.`;
+  return new ApiError({ status: 404, code: 'not_found', message });
+}
 
 /**
  * The Pet Store as a Cloudflare Worker: pets in the D1 database bound as `PETSTORE_DB` (migrated
@@ -83,6 +93,8 @@ export function petStoreWorker(options: PetStoreWorkerOptions = {}): PetStoreWor
     PetStoreFake: fakeBackendClass(storeOptions, mountPath),
     async fetch(request, env) {
       try {
+        // The Worker's other routes came first: a path outside the mount is no one's, and its 404 says where the store is.
+        if (mountPath && !isBelow(new URL(request.url).pathname, mountPath)) return render(errorReply(outsideMount(mountPath, storeOptions.basePath), onError));
         let serve = served.get(env);
         if (!serve) served.set(env, (serve = serveWith(env, storeOptions)));
         return await serve(request, mountPath);

@@ -7,7 +7,8 @@ describe('petStoreWorker', () => {
     expect(() => petStoreWorker({ basepath: '/v2' } as never)).toThrow(/petStoreWorker.*"basepath".*basePath/s);
   });
 
-  it.each(['apiKeys', 'storage', 'limitStore', 'clientAddress', 'trustProxy', 'admin'])('refuses %s, which the bindings decide on Workers', (name) => {
+  const fromBindings = ['apiKeys', 'storage', 'limitStore', 'clientAddress', 'trustProxy', 'proxyHeader', 'admin'];
+  it.each(fromBindings)('refuses %s, which the bindings decide on Workers', (name) => {
     expect(() => petStoreWorker({ [name]: undefined } as never)).toThrow(new RegExp(`"${name}"`));
   });
 

@@ -59,9 +59,22 @@ export function parseApiKeys(text: string): Map<string, Plan> {
 /** The API keys of the `apiKeys` option: a record or a Map from key to plan. */
 export type ApiKeys = Readonly<Record<string, Plan>> | ReadonlyMap<string, Plan>;
 
-/** The `[key, plan]` pairs of `apiKeys`, whether it is a record or a Map. */
+/**
+ * The `[key, plan]` pairs of `apiKeys`, whether it is a record or a Map; a TypeError for anything
+ * else, such as the `key:plan` text of PETSTORE_API_KEYS (or an array of it), pointing at parseApiKeys.
+ *
+ * @example
+ * apiKeyEntries({ 'my-key': 'free' }); // [['my-key', 'free']]
+ * apiKeyEntries(['my-key:free'] as never); // TypeError: apiKeys must be an object from key to plan, …
+ */
 export function apiKeyEntries(apiKeys: ApiKeys = {}): [string, Plan][] {
-  return apiKeys instanceof Map ? [...apiKeys] : Object.entries(apiKeys);
+  if (apiKeys instanceof Map) return [...apiKeys];
+  if (typeof apiKeys !== 'object' || apiKeys === null || Array.isArray(apiKeys)) {
+    throw new TypeError(
+      "apiKeys must be an object from key to plan, like { 'my-key': 'free' }, or a Map; for key:plan text (as PETSTORE_API_KEYS holds), pass parseApiKeys('my-key:free')",
+    );
+  }
+  return Object.entries(apiKeys);
 }
 
 /** `apiKeys` as a Map, or a `TypeError` naming the first bad entry by position (keys are secrets: never echoed). */

@@ -3,7 +3,7 @@ import { UNKNOWN_ADDRESS } from '../limits/address.ts';
 import type { Subject } from '../limits/limit-store.ts';
 import type { ApiRequest } from '../operations/request.ts';
 import { DOCS_URL, type Warnings } from '../response/warning.ts';
-import { trustOf, type CallerAddressSettings } from './caller-address.ts';
+import { trustOf, type CallerAddressSettings, type ProxyHeader } from './caller-address.ts';
 import type { Host } from './host.ts';
 
 /**
@@ -30,9 +30,17 @@ const UNTRUSTED_HEADER =
 const UNTRUSTED_PEER =
   'A caller without a valid key came with Forwarded or X-Forwarded-For from a peer outside the trustProxy ranges: the header is ignored and the peer is the address. ' +
   `Add your proxy's address to trustProxy, or close the way around it. See ${PROXIES}`;
-const NO_HEADER =
-  "A caller without a valid key came from a trusted proxy with neither Forwarded nor X-Forwarded-For, so its address is the proxy's: " +
-  `if the proxy does not set one of them, every caller shares its bucket. Have the proxy set X-Forwarded-For; with no proxy in front, leave trustProxy out. See ${PROXIES}`;
+/** The header's name as people write it, in the message that names it. */
+const HEADER_NAMES: Record<ProxyHeader, string> = { 'x-forwarded-for': 'X-Forwarded-For', forwarded: 'Forwarded' };
+/** PETSTORE_NO_PROXY_HEADER's message when `header` is the one believed: the other may be what the proxy sets. */
+function noHeader(header: ProxyHeader): string {
+  const other: ProxyHeader = header === 'forwarded' ? 'x-forwarded-for' : 'forwarded';
+  return (
+    `A caller without a valid key came from a trusted proxy without ${HEADER_NAMES[header]} (the one header believed, proxyHeader "${header}"), so its address is the proxy's: ` +
+    `if the proxy does not set it, every caller shares its bucket. Have the proxy set ${HEADER_NAMES[header]}, or, if it sets ${HEADER_NAMES[other]} ` +
+    `instead, set proxyHeader to "${other}"; with no proxy in front, leave trustProxy out. See ${PROXIES}`
+  );
+}
 
 /** Looks at one anonymous caller: its request, its host, the address the limits step found and the subject it made of it. */
 export type AddressCheck = (request: ApiRequest, host: Host, address: string | undefined, subject: Subject) => void;
@@ -50,7 +58,7 @@ export interface AddressWarningSettings extends CallerAddressSettings {
  *   has no peer to name, and is not a host's mistake.
  * - `PETSTORE_CLIENT_ADDRESS_NOT_IP`: the `clientAddress` option returned text that is no IP address.
  * - `PETSTORE_PROXY_HEADER_IGNORED`: a forwarding header that trustProxy does not let count.
- * - `PETSTORE_NO_PROXY_HEADER`: a trusted proxy that forwarded no header.
+ * - `PETSTORE_NO_PROXY_HEADER`: a trusted proxy that forwarded no `proxyHeader`.
  *
  * The first two cost nothing unless the subject is already `address:unknown`; the proxy checks
  * look at the first {@link PROXY_CHECKS} callers only.
@@ -59,8 +67,9 @@ export interface AddressWarningSettings extends CallerAddressSettings {
  * const check = createAddressWarnings({ clientAddress: undefined, trustProxy: 0, warnings: createWarnings(undefined) });
  * check(request, {}, undefined, 'address:unknown'); // stderr: petstore-service: warning PETSTORE_NO_CLIENT_ADDRESS: …
  */
-export function createAddressWarnings({ clientAddress, trustProxy, warnings }: AddressWarningSettings): AddressCheck {
+export function createAddressWarnings({ clientAddress, trustProxy, proxyHeader = 'x-forwarded-for', warnings }: AddressWarningSettings): AddressCheck {
   const trusted = trustOf(trustProxy);
+  const NO_HEADER = noHeader(proxyHeader);
   // The clientAddress option reads the caller's address its own way: forwarding headers are its business then.
   let proxyChecks = clientAddress ? 0 : PROXY_CHECKS;
   return (request, host, address, subject) => {
@@ -75,11 +84,15 @@ export function createAddressWarnings({ clientAddress, trustProxy, warnings }: A
     }
     if (proxyChecks === 0) return;
     proxyChecks--;
-    const forwarded = request.headers.get('forwarded') !== null || request.headers.get('x-forwarded-for') !== null;
+    const { headers } = request;
+    if (trusted && host.clientAddress !== undefined && trusted(host.clientAddress, 0)) {
+      // The other header may well be there, as the client wrote it: only the one believed tells.
+      if (!headers.has(proxyHeader)) warnings.warn('PETSTORE_NO_PROXY_HEADER', NO_HEADER);
+      return;
+    }
+    const forwarded = headers.has('forwarded') || headers.has('x-forwarded-for');
     if (!trusted) {
       if (forwarded) warnings.warn('PETSTORE_PROXY_HEADER_IGNORED', UNTRUSTED_HEADER);
-    } else if (host.clientAddress !== undefined && trusted(host.clientAddress, 0)) {
-      if (!forwarded) warnings.warn('PETSTORE_NO_PROXY_HEADER', NO_HEADER);
     } else if (forwarded) {
       warnings.warn('PETSTORE_PROXY_HEADER_IGNORED', UNTRUSTED_PEER);
     }

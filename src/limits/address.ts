@@ -10,7 +10,14 @@ import type { Subject } from './limit-store.ts';
  */
 export const UNKNOWN_ADDRESS: Subject = 'address:unknown';
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+/**
+ * An IPv4 address in its canonical text (dotted four-part decimal, no leading zeros): tested
+ * before any parse, since it is what sockets and proxies report nearly always.
+ *
+ * @example
+ * CANONICAL_IPV4.test('192.0.2.7'); // true
+ */
+export const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 
 /**
  * The subject an anonymous caller is limited by.

@@ -55,11 +55,30 @@ function getAndHead(get: GetParts): OpenApiObject {
   return { get, head };
 }
 
-/** The OPTIONS of a path: `Allow`, or a CORS preflight's headers. */
-function options(operationId: string, tag: string, routeHeaders: OpenApiObject, { needsKey }: { needsKey: boolean }): OpenApiObject {
+/**
+ * `petId` as OPTIONS takes it: any segment. OPTIONS answers for the path, not a pet, and a browser's
+ * preflight must succeed for a request whose id GET will refuse, or the browser shows a CORS error
+ * where the API's 400 was to be read.
+ */
+const ANY_PET_ID: OpenApiObject = {
+  name: 'petId',
+  in: 'path',
+  required: true,
+  description: 'Any path segment: OPTIONS answers for the path whatever the id, so a preflight succeeds for a request GET will refuse with a 400.',
+  schema: { type: 'string' },
+};
+
+/** The OPTIONS of a path: `Allow`, or a CORS preflight's headers; `parameters` for a templated path. */
+function options(
+  operationId: string,
+  tag: string,
+  routeHeaders: OpenApiObject,
+  { needsKey, parameters }: { needsKey: boolean; parameters?: readonly OpenApiObject[] },
+): OpenApiObject {
   return {
     operationId,
     tags: [tag],
+    ...(parameters && { parameters }),
     summary: 'The methods this path answers, in `Allow`.',
     description:
       `204 with \`Allow\` and the quota headers; counted like any request${needsKey ? ', and needs the API key' : ''}. A CORS preflight (\`Origin\` and ` +
@@ -139,19 +158,20 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
         options: options('petsOptions', 'pets', {}, { needsKey: true }),
       },
       '/pets/{petId}': {
-        parameters: parametersOf(PetPathSchema, 'path'),
+        // Per operation, not for the path: GET and HEAD bound `petId`, OPTIONS takes any.
         ...getAndHead({
           operationId: 'getPet',
           tags: ['pets'],
           summary: 'Fetch one pet. Deprecated: use GET /pets with the status filter.',
           description: 'Every answer carries `Deprecation`, `Sunset` and a `successor-version` link; after the sunset date it answers 410 `gone`.',
           deprecated: true,
+          parameters: parametersOf(PetPathSchema, 'path'),
           responses: {
             200: response('The pet.', { content: ref('schemas', 'Pet'), headers: DEPRECATION_HEADERS }),
             ...errorResponses([400, 401, 404, 410, 429, 500, 503, '4XX', '5XX'], DEPRECATION_HEADERS),
           },
         }),
-        options: options('petOptions', 'pets', DEPRECATION_HEADERS, { needsKey: true }),
+        options: options('petOptions', 'pets', DEPRECATION_HEADERS, { needsKey: true, parameters: [ANY_PET_ID] }),
       },
       '/openapi.json': {
         ...getAndHead({

@@ -142,15 +142,22 @@ describe('petstore-service command', () => {
     ],
     ['--fail-rate -0.5', ['--fail-rate', '-0.5'], {}, '--fail-rate must be a number from 0 to 1, got "-0.5"'],
     ['--fail-rate half', ['--fail-rate', 'half'], {}, '--fail-rate must be a number from 0 to 1, got "half"'],
-    ['--prot 80', ['--prot', '80'], {}, 'unknown option --prot'],
-    ['--prot=80', ['--prot=80'], {}, 'unknown option --prot'],
     ['-x', ['-x'], {}, 'unknown option -x'],
     ['--port with no value', ['--port'], {}, '--port needs a value'],
     ['--host followed by another flag', ['--host', '--key', 'k1:pro'], {}, '--host needs a value'],
     ['--help=yes', ['--help=yes'], {}, '--help takes no value'],
-    ['a word that is not an option', ['serve'], {}, 'unexpected argument "serve"'],
-    ['--admin-token short', ['--admin-token', 'short'], {}, '--admin-token must be 16 or more characters'],
-    ['PETSTORE_ADMIN_TOKEN=short', [], { PETSTORE_ADMIN_TOKEN: 'short' }, 'PETSTORE_ADMIN_TOKEN must be 16 or more characters'],
+    [
+      '--admin-token short',
+      ['--admin-token', 'short'],
+      {},
+      '--admin-token must be 16 or more characters a client can send in Authorization: Bearer (letters, digits, -._~+/, and = only at the end)',
+    ],
+    [
+      'PETSTORE_ADMIN_TOKEN=short',
+      [],
+      { PETSTORE_ADMIN_TOKEN: 'short' },
+      'PETSTORE_ADMIN_TOKEN must be 16 or more characters a client can send in Authorization: Bearer (letters, digits, -._~+/, and = only at the end)',
+    ],
     [
       '--admin-token with --redis',
       ['--admin-token', 'admin-token-0123456789', '--redis', 'redis://127.0.0.1:1'],
@@ -160,6 +167,47 @@ describe('petstore-service command', () => {
   ])('explains %s in plain words on stderr and exits 2', async (_, args, env, message) => {
     const { code, stdout, stderr } = await start(args, env).exited;
     expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `petstore-service: ${message}; see --help\n` });
+  });
+
+  it.each<[string, string[], string]>([
+    ['--prot 9', ['--prot', '9'], 'unknown option --prot; did you mean --port? see --help'],
+    ['--prot=9', ['--prot=9'], 'unknown option --prot; did you mean --port? see --help'],
+    ['--gnerate 5', ['--gnerate', '5'], 'unknown option --gnerate; did you mean --generate? see --help'],
+    ['--admin-tokn x', ['--admin-tokn', 'x'], 'unknown option --admin-tokn; did you mean --admin-token? see --help'],
+    ['--verbose, near no flag', ['--verbose'], 'unknown option --verbose; see --help'],
+    ['int site', ['int', 'site'], 'unexpected argument "int": did you mean init? see --help'],
+    ['serve, near no subcommand', ['serve'], 'unexpected argument "serve"; see --help'],
+  ])('names the flag or subcommand meant by %s, and exits 2', async (_, args, message) => {
+    const { code, stdout, stderr } = await start(args).exited;
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `petstore-service: ${message}\n` });
+  });
+
+  it('starts on the default port 8080 when PORT is empty, as if it were unset', async () => {
+    const { child, exited, stdout, stderr } = runCli(['--key', 'k1:pro'], { PORT: '' });
+    // 8080 may be another program's: then the command says so and exits 1, still not refusing PORT.
+    const outcome = await new Promise<string>((resolve) => {
+      child.stdout!.on('data', () => /listening on \S+\n/.test(stdout()) && resolve(stdout().split('\n')[0]!));
+      void exited.then(({ code }) => resolve(`exit ${code}: ${stderr()}`));
+    });
+    expect([
+      'Pet Store API listening on http://127.0.0.1:8080/v1',
+      'exit 1: petstore-service: port 8080 is already in use on 127.0.0.1; pick another with --port\n',
+    ]).toContain(outcome);
+  });
+
+  it('listens on the default host 127.0.0.1 when HOST is empty, as if it were unset', async () => {
+    const { url } = await start(['--key', 'k1:pro'], { HOST: '' }).listening;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it.each([
+    ['--help', 'Usage: petstore-service'],
+    ['--version', `${version}\n`],
+  ])('answers %s with exit 0 whatever the environment holds', async (flag, printed) => {
+    const env = { PORT: 'abc', HOST: 'http://x', PETSTORE_API_KEYS: 'topsecret:gold', PETSTORE_ADMIN_TOKEN: 'short', DATABASE_URL: 'mysql://x' };
+    const { code, stdout, stderr } = await start([flag], env).exited;
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain(printed);
   });
 
   it('names where a bad key came from: PETSTORE_API_KEYS or --key', async () => {

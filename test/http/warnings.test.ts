@@ -149,6 +149,15 @@ describe('forwarding headers and trustProxy', () => {
     expect(codes(errors)).toEqual(['PETSTORE_NO_PROXY_HEADER']);
   });
 
+  it('a trusted proxy that sets only the header not chosen: PETSTORE_NO_PROXY_HEADER names proxyHeader as the fix, since that header is not read', async () => {
+    const errors: unknown[] = [];
+    const server = await startServer({ trustProxy: 1, onError: (error) => errors.push(error) });
+    expect((await keyless(server.url, { forwarded: 'for=203.0.113.7' })).headers.get('x-ratelimit-remaining')).toBe('59');
+    expect((await keyless(server.url, { forwarded: 'for=203.0.113.8' })).headers.get('x-ratelimit-remaining')).toBe('58');
+    expect(codes(errors)).toEqual(['PETSTORE_NO_PROXY_HEADER']);
+    expect((errors[0] as Error).message).toMatch(/without X-Forwarded-For .* set proxyHeader to "forwarded"/);
+  });
+
   it('trustProxy ranges that miss the peer: its X-Forwarded-For is ignored, and PETSTORE_PROXY_HEADER_IGNORED says the peer is outside them', async () => {
     const errors: unknown[] = [];
     const server = await startServer({ trustProxy: ['10.0.0.0/8'], onError: (error) => errors.push(error) });

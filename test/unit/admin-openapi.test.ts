@@ -141,52 +141,54 @@ describe('GET /__admin/openapi.json', () => {
         }),
     );
     expect(operations.filter(({ path }) => !path.startsWith(inSandbox)).map(summary)).toEqual([
-      ['POST /__admin/reset', 'resetStore', ['store'], ['204', '400', '401', '4XX']],
-      ['OPTIONS /__admin/reset', 'resetStoreOptions', ['store'], ['204', '400', '401', '4XX']],
-      ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415', '4XX']],
-      ['OPTIONS /__admin/seed', 'seedPetsOptions', ['store'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/pets', 'listAllPets', ['store'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/pets', 'listAllPetsHead', ['store'], ['200', '400', '401', '4XX']],
-      ['OPTIONS /__admin/pets', 'listAllPetsOptions', ['store'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/clock', 'getClock', ['clock'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/clock', 'getClockHead', ['clock'], ['200', '400', '401', '4XX']],
-      ['POST /__admin/clock', 'moveClock', ['clock'], ['200', '400', '401', '413', '415', '4XX']],
-      ['OPTIONS /__admin/clock', 'clockOptions', ['clock'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/faults', 'listFaults', ['faults'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/faults', 'listFaultsHead', ['faults'], ['200', '400', '401', '4XX']],
-      ['POST /__admin/faults', 'injectFault', ['faults'], ['201', '400', '401', '413', '415', '4XX']],
-      ['DELETE /__admin/faults', 'clearFaults', ['faults'], ['204', '400', '401', '4XX']],
-      ['OPTIONS /__admin/faults', 'faultsOptions', ['faults'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/requests', 'listRequests', ['journal'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/requests', 'listRequestsHead', ['journal'], ['200', '400', '401', '4XX']],
-      ['DELETE /__admin/requests', 'clearRequests', ['journal'], ['204', '400', '401', '4XX']],
-      ['OPTIONS /__admin/requests', 'requestsOptions', ['journal'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/requests/count', 'countRequests', ['journal'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/requests/count', 'countRequestsHead', ['journal'], ['200', '400', '401', '4XX']],
-      ['OPTIONS /__admin/requests/count', 'countRequestsOptions', ['journal'], ['204', '400', '401', '4XX']],
-      ['POST /__admin/verify', 'verifyRequests', ['journal'], ['200', '400', '401', '409', '413', '415', '4XX']],
-      ['OPTIONS /__admin/verify', 'verifyRequestsOptions', ['journal'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/openapi.json', 'getAdminOpenApiDocument', ['document'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/openapi.json', 'getAdminOpenApiDocumentHead', ['document'], ['200', '400', '401', '4XX']],
-      ['OPTIONS /__admin/openapi.json', 'adminOpenApiDocumentOptions', ['document'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/sandboxes', 'listSandboxes', ['sandboxes'], ['200', '400', '401', '4XX']],
-      ['HEAD /__admin/sandboxes', 'listSandboxesHead', ['sandboxes'], ['200', '400', '401', '4XX']],
-      ['POST /__admin/sandboxes', 'openSandbox', ['sandboxes'], ['201', '400', '401', '409', '413', '415', '4XX']],
-      ['OPTIONS /__admin/sandboxes', 'sandboxesOptions', ['sandboxes'], ['204', '400', '401', '4XX']],
-      ['GET /__admin/sandboxes/{id}', 'getSandbox', ['sandboxes'], ['200', '400', '401', '404', '4XX']],
-      ['HEAD /__admin/sandboxes/{id}', 'getSandboxHead', ['sandboxes'], ['200', '400', '401', '404', '4XX']],
-      ['DELETE /__admin/sandboxes/{id}', 'deleteSandbox', ['sandboxes'], ['204', '400', '401', '404', '4XX']],
-      ['OPTIONS /__admin/sandboxes/{id}', 'sandboxOptions', ['sandboxes'], ['204', '400', '401', '404', '4XX']],
+      ['POST /__admin/reset', 'resetStore', ['store'], ['204', '400', '401', '429', '4XX']],
+      ['OPTIONS /__admin/reset', 'resetStoreOptions', ['store'], ['204', '400', '401', '429', '4XX']],
+      ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415', '429', '4XX']],
+      ['OPTIONS /__admin/seed', 'seedPetsOptions', ['store'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/pets', 'listAllPets', ['store'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/pets', 'listAllPetsHead', ['store'], ['200', '400', '401', '429', '4XX']],
+      ['OPTIONS /__admin/pets', 'listAllPetsOptions', ['store'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/clock', 'getClock', ['clock'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/clock', 'getClockHead', ['clock'], ['200', '400', '401', '429', '4XX']],
+      ['POST /__admin/clock', 'moveClock', ['clock'], ['200', '400', '401', '413', '415', '429', '4XX']],
+      ['OPTIONS /__admin/clock', 'clockOptions', ['clock'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/faults', 'listFaults', ['faults'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/faults', 'listFaultsHead', ['faults'], ['200', '400', '401', '429', '4XX']],
+      ['POST /__admin/faults', 'injectFault', ['faults'], ['201', '400', '401', '413', '415', '429', '4XX']],
+      ['DELETE /__admin/faults', 'clearFaults', ['faults'], ['204', '400', '401', '429', '4XX']],
+      ['OPTIONS /__admin/faults', 'faultsOptions', ['faults'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/requests', 'listRequests', ['journal'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/requests', 'listRequestsHead', ['journal'], ['200', '400', '401', '429', '4XX']],
+      ['DELETE /__admin/requests', 'clearRequests', ['journal'], ['204', '400', '401', '429', '4XX']],
+      ['OPTIONS /__admin/requests', 'requestsOptions', ['journal'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/requests/count', 'countRequests', ['journal'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/requests/count', 'countRequestsHead', ['journal'], ['200', '400', '401', '429', '4XX']],
+      ['OPTIONS /__admin/requests/count', 'countRequestsOptions', ['journal'], ['204', '400', '401', '429', '4XX']],
+      ['POST /__admin/verify', 'verifyRequests', ['journal'], ['200', '400', '401', '409', '413', '415', '429', '4XX']],
+      ['OPTIONS /__admin/verify', 'verifyRequestsOptions', ['journal'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/openapi.json', 'getAdminOpenApiDocument', ['document'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/openapi.json', 'getAdminOpenApiDocumentHead', ['document'], ['200', '400', '401', '429', '4XX']],
+      ['OPTIONS /__admin/openapi.json', 'adminOpenApiDocumentOptions', ['document'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/sandboxes', 'listSandboxes', ['sandboxes'], ['200', '400', '401', '429', '4XX']],
+      ['HEAD /__admin/sandboxes', 'listSandboxesHead', ['sandboxes'], ['200', '400', '401', '429', '4XX']],
+      ['POST /__admin/sandboxes', 'openSandbox', ['sandboxes'], ['201', '400', '401', '409', '413', '415', '429', '4XX']],
+      ['OPTIONS /__admin/sandboxes', 'sandboxesOptions', ['sandboxes'], ['204', '400', '401', '429', '4XX']],
+      ['GET /__admin/sandboxes/{id}', 'getSandbox', ['sandboxes'], ['200', '400', '401', '404', '429', '4XX']],
+      ['HEAD /__admin/sandboxes/{id}', 'getSandboxHead', ['sandboxes'], ['200', '400', '401', '404', '429', '4XX']],
+      ['DELETE /__admin/sandboxes/{id}', 'deleteSandbox', ['sandboxes'], ['204', '400', '401', '404', '429', '4XX']],
+      ['OPTIONS /__admin/sandboxes/{id}', 'sandboxOptions', ['sandboxes'], ['204', '400', '401', '404', '429', '4XX']],
     ]);
     for (const { method, path, description } of operations)
       expect([method, path, typeof description, description.length > 0]).toEqual([method, path, 'string', true]);
     const { responses } = document.components;
     // No response component without an operation using it: a 404 for an unknown admin path is said in info.description.
-    expect(Object.keys(responses)).toEqual(['BadRequest', 'Unauthorized', 'PayloadTooLarge', 'UnsupportedMediaType', 'OtherClientError']);
+    expect(Object.keys(responses)).toEqual(['BadRequest', 'Unauthorized', 'PayloadTooLarge', 'UnsupportedMediaType', 'TooManyRequests', 'OtherClientError']);
     for (const response of Object.values(responses) as { content: object }[]) {
       expect(response.content).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
     }
     expect(responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
+    expect(responses.TooManyRequests.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(document.components.headers['Retry-After'].required).toBe(true);
     expect(responses.OtherClientError.headers.Allow).toEqual({ $ref: '#/components/headers/Allow.optional' });
     expect(document.paths['/__admin/faults'].options.responses['204'].headers.Allow).toEqual({ $ref: '#/components/headers/Allow' });
     expect(document.info.description).toContain('405 `method_not_allowed` with `Allow`');

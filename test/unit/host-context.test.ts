@@ -68,13 +68,15 @@ describe('the caller address each host reports', () => {
     expect(await anonymousRemaining(store, peer, { 'x-forwarded-for': '192.0.2.2' })).toBe(59);
   });
 
-  it('walks back through proxies in the trusted ranges, reading RFC 7239 Forwarded first', async () => {
-    const store = petstore({ trustProxy: ['10.0.0.0/8', '2001:db8::1'] });
+  it('walks back through proxies in the trusted ranges, in RFC 7239 Forwarded when it is the header chosen, and never in the other', async () => {
+    const store = petstore({ trustProxy: ['10.0.0.0/8', '2001:db8::1'], proxyHeader: 'forwarded' });
     const peer = { clientAddress: '10.0.0.1' };
     const forwarded = 'for=192.0.2.9, for="[2001:db8::1]:443", for=10.1.2.3:80';
     expect(await anonymousRemaining(store, peer, { forwarded, 'x-forwarded-for': '198.51.100.1' })).toBe(59);
-    expect(await anonymousRemaining(store, peer, { 'x-forwarded-for': '192.0.2.9, 10.9.9.9' })).toBe(58);
+    expect(await anonymousRemaining(store, peer, { forwarded: 'for=192.0.2.9, for=10.9.9.9' })).toBe(58);
+    // X-Forwarded-For is not the header chosen: the peer is the caller, whatever it says.
     expect(await anonymousRemaining(store, peer, { 'x-forwarded-for': '198.51.100.1' })).toBe(59);
+    expect(await anonymousRemaining(store, peer, { 'x-forwarded-for': '198.51.100.2' })).toBe(58);
     // A peer outside the trusted ranges is the caller, whatever it forwards.
     expect(await anonymousRemaining(store, { clientAddress: '203.0.113.5' }, { 'x-forwarded-for': '192.0.2.9' })).toBe(59);
   });

@@ -83,6 +83,37 @@ describe('createTestPetStore', () => {
       expect((await store.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   });
 
+  it('names itself and its own options, start among them, for a misspelt option', () => {
+    const message = (() => {
+      try {
+        createTestPetStore({ strat: 1 } as never);
+      } catch (error) {
+        return error instanceof TypeError && error.message;
+      }
+    })();
+    expect(message).toMatch(/^createTestPetStore: unknown option "strat" \(did you mean "start"\?\); the options are apiKeys, basePath, /);
+    expect(message).toMatch(/, start, sandboxes, sandboxIdleMinutes, journal, randomSeed$/);
+    expect(message).not.toMatch(/\b(now|storage|limitStore)\b/);
+    expect(() => createTestPetStore({ randomSeeds: 1 } as never)).toThrow('createTestPetStore: unknown option "randomSeeds" (did you mean "randomSeed"?)');
+  });
+
+  it.each([
+    [
+      'now',
+      "createTestPetStore: now is the test store's own (its manual clock): give start for where the clock starts, and move it with petstore.clock.advance() or set()",
+    ],
+    [
+      'storage',
+      "createTestPetStore: storage is the test store's own (memory, which seed() and reset() work on): give pets with petstore.seed(), or use createPetStore({ storage }) to run your own store",
+    ],
+    [
+      'limitStore',
+      "createTestPetStore: limitStore is the test store's own (memory, which reset() clears and its clock moves): use createPetStore({ limitStore }) to run your own store",
+    ],
+  ])('refuses %s, which the test store owns, saying what to use instead', (name, message) => {
+    expect(() => createTestPetStore({ [name]: {} } as never)).toThrow(new TypeError(message));
+  });
+
   it('has a fetch that is exactly the global fetch', () => {
     const store = createTestPetStore();
     expectTypeOf(store.fetch).toEqualTypeOf<typeof fetch>();

@@ -90,5 +90,15 @@ export function describePetStorageConformance(name: string, makeStorage: MakePet
       const c = await storage.create(pet('c'));
       expect([a.id, c.id]).toEqual([1, 3]);
     });
+
+    it('keeps and reads back a name longer than POST /pets now takes, as pets stored before that limit have', async () => {
+      const storage = await makeStorage();
+      // 5,000 code points, some of them two UTF-16 units: a store must not cut, count or refuse what it was given.
+      const name = `${'n'.repeat(4_000)}${'\u{1F415}'.repeat(1_000)}`;
+      const stored = await storage.create({ name, categoryId: 1, status: 'pending' });
+      expect(stored.name).toBe(name);
+      expect(await storage.get(stored.id)).toEqual(stored);
+      expect(await storage.list({ after: 0, limit: 10, status: 'pending' })).toEqual([stored]);
+    });
   });
 }

@@ -12,8 +12,8 @@ export default {
   /** @param {Request} request @param {import('petstore-service/workers').PetStoreEnv} env */
   fetch(request, env) {
     const { pathname } = new URL(request.url);
-    if (pathname === '/health') return Response.json({ ok: true });
-    return pathname.startsWith('/api/') ? petstore.fetch(request, env) : new Response(null, { status: 404 });
+    // Everything else to the store: outside /api it answers a JSON 404 saying where the API and its admin API are.
+    return pathname === '/health' ? Response.json({ ok: true }) : petstore.fetch(request, env);
   },
 };
 // #endregion recipe
