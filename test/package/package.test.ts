@@ -44,10 +44,12 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * Issue #36 took it to 606,144 B: sandboxes, the journal's ring, queries and redaction, generated
  * pets and jitter in the core's chunks (ESM and CommonJS, ~40 kB), the controls a page drives in
  * the service worker `init` copies (97 kB to 119 kB minified), the sandbox routes and their part of
- * the admin document, and the petstore-service/playwright entry (12 kB). 620 kB leaves room for a
- * paragraph, not for a second bundle.
+ * the admin document, and the petstore-service/playwright entry (12 kB). Issue #37 took it to
+ * 622,773 B: one believed proxy header and its parsing of Forwarded, wrong admin tokens banned as
+ * wrong keys are, the command's did-you-mean and its banner off loopback, the name bound and the
+ * paragraphs saying all of it. 640 kB leaves room for a paragraph, not for a second bundle.
  */
-const MAX_UNPACKED_BYTES = 620_000; // as npm reports it
+const MAX_UNPACKED_BYTES = 640_000; // as npm reports it
 
 /**
  * BENCHMARKS.md's target for the worker `init --worker-only` writes, options line included (gzip
@@ -57,7 +59,7 @@ const MAX_UNPACKED_BYTES = 620_000; // as npm reports it
 const MAX_WORKER_GZIP_BYTES = 44 * 1024;
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 620 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 640 KB', { timeout: 60_000 }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];
