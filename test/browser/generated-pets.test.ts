@@ -6,12 +6,11 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedPetStoreWorker } from '../../runtimes/browser/index.ts';
 import { createTestPetStore } from '../../testing/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { bundle } from '../workers/workerd.ts';
+import { startWorker } from '../workers/workerd.ts';
 import { launchFreshProfile, serveStatic } from './browser.ts';
 
 const ADMIN = 'admin-token-0123456789';
@@ -74,18 +73,15 @@ describe('{"generate": {"count": 500, "seed": 3141592653}}', () => {
       await chromium.close();
     }
 
-    const miniflare = new Miniflare({
-      modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(WORKER) }],
-      compatibilityDate: '2025-07-01',
-      cf: false,
+    const worker = await startWorker(WORKER, {
       bindings: { PETSTORE_API_KEYS: 'main-key-0123456789:pro', PETSTORE_ADMIN_TOKEN: ADMIN },
-      durableObjects: { PETSTORE_FAKE: { className: 'PetStoreFake', useSQLite: true } },
+      durableObjects: { PETSTORE_FAKE: 'PetStoreFake' },
     });
     let workerd: string;
     try {
-      workerd = await seededOverHttp((await miniflare.ready).origin);
+      workerd = await seededOverHttp(worker.origin.origin);
     } finally {
-      await miniflare.dispose();
+      await worker.dispose();
     }
 
     expect(JSON.parse(inProcess)).toHaveLength(500);

@@ -1,30 +1,23 @@
 /** The example Worker (mounted at /api) as a fake backend on local workerd: a wrong turn near the admin API is a JSON 404 that names where it is. */
 import { readFileSync } from 'node:fs';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from './workerd.ts';
+import { startWorker } from './workerd.ts';
 
 /** examples/mount/workers/worker.js as it is, on this checkout's source rather than the built package. */
 const WORKER = readFileSync('examples/mount/workers/worker.js', 'utf8').replaceAll("'petstore-service/workers'", "'./runtimes/workers/index.ts'");
 
 const TOKEN = 'admin-token-0123456789';
 const asAdmin = { authorization: `Bearer ${TOKEN}` };
-let miniflare: Miniflare;
+let worker: Awaited<ReturnType<typeof startWorker>>;
 let origin: URL;
 beforeAll(async () => {
-  miniflare = new Miniflare({
-    modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(WORKER) }],
-    compatibilityDate: '2025-07-01',
-    cf: false,
+  worker = await startWorker(WORKER, {
     bindings: { PETSTORE_API_KEYS: 'k1:free', PETSTORE_ADMIN_TOKEN: TOKEN },
-    durableObjects: {
-      PETSTORE_LIMITS: { className: 'PetStoreLimits', useSQLite: true },
-      PETSTORE_FAKE: { className: 'PetStoreFake', useSQLite: true },
-    },
+    durableObjects: { PETSTORE_LIMITS: 'PetStoreLimits', PETSTORE_FAKE: 'PetStoreFake' },
   });
-  origin = await miniflare.ready;
+  origin = worker.origin;
 }, 60_000);
-afterAll(() => miniflare?.dispose());
+afterAll(() => worker?.dispose());
 
 /** The status, content type and JSON body of `path` on the Worker, asked with the admin token. */
 async function answer(path: string, method = 'GET') {

@@ -3,9 +3,8 @@
  * Durable Object namespace, on local workerd: each object serves with the options of the Worker
  * that forwards to it, not with whichever call ran last.
  */
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from './workerd.ts';
+import { startWorker } from './workerd.ts';
 
 /** Worker A serves under /va, Worker B under /vb; each forwards to the namespace bound for it as its PETSTORE_FAKE. */
 const WORKER = `
@@ -22,19 +21,16 @@ export default {
 };`;
 
 const KEY = 'fake-key-0123456789';
-let miniflare: Miniflare;
+let worker: Awaited<ReturnType<typeof startWorker>>;
 let origin: URL;
 beforeAll(async () => {
-  miniflare = new Miniflare({
-    modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(WORKER) }],
-    compatibilityDate: '2025-07-01',
-    cf: false,
+  worker = await startWorker(WORKER, {
     bindings: { PETSTORE_API_KEYS: `${KEY}:free`, PETSTORE_ADMIN_TOKEN: 'admin-token-0123456789' },
-    durableObjects: { FAKE_A: { className: 'FakeA', useSQLite: true }, FAKE_B: { className: 'FakeB', useSQLite: true } },
+    durableObjects: { FAKE_A: 'FakeA', FAKE_B: 'FakeB' },
   });
-  origin = await miniflare.ready;
+  origin = worker.origin;
 }, 60_000);
-afterAll(() => miniflare?.dispose());
+afterAll(() => worker?.dispose());
 
 describe('two fake-backend Workers with different options in one script', () => {
   it.each(['/va', '/vb'])('serve the API under each one’s own basePath (%s)', async (basePath) => {

@@ -1,7 +1,6 @@
 /** A Worker wired wrong, on local workerd: each missing or wrong binding gets a JSON 500 that names the fix, at once, and the Worker recovers when it is bound. */
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from './workerd.ts';
+import { startWorker } from './workerd.ts';
 
 /** petStoreWorker with the bindings the `?without=` names taken away (and `?with=NAME:value` added), per request. */
 const WORKER = `
@@ -19,24 +18,19 @@ export default {
   },
 };`;
 
-let miniflare: Miniflare;
+let worker: Awaited<ReturnType<typeof startWorker>>;
 let origin: URL;
 const logged: string[] = [];
 beforeAll(async () => {
-  miniflare = new Miniflare({
-    modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(WORKER) }],
-    compatibilityDate: '2025-07-01',
-    cf: false,
+  worker = await startWorker(WORKER, {
     bindings: { PETSTORE_API_KEYS: 'k:free' },
     d1Databases: { PETSTORE_DB: 'misconfigured' },
-    durableObjects: { PETSTORE_LIMITS: { className: 'PetStoreLimits', useSQLite: true }, PETSTORE_FAKE: { className: 'PetStoreFake', useSQLite: true } },
-    handleRuntimeStdio: (stdout, stderr) => {
-      for (const stream of [stdout, stderr]) stream.on('data', (chunk: Buffer) => logged.push(String(chunk)));
-    },
+    durableObjects: { PETSTORE_LIMITS: 'PetStoreLimits', PETSTORE_FAKE: 'PetStoreFake' },
+    log: (text) => logged.push(text),
   });
-  origin = await miniflare.ready;
+  origin = worker.origin;
 }, 60_000);
-afterAll(() => miniflare?.dispose());
+afterAll(() => worker?.dispose());
 
 async function get(query: string) {
   const response = await fetch(new URL(`/v1/pets?${query}`, origin), { headers: { authorization: 'Bearer k' } });

@@ -1,8 +1,7 @@
 /** Sandboxes on the Workers fake backend, on local workerd: each its own PetStoreFake Durable Object, opened, used, listed and deleted over HTTP. */
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_HEADER } from '../../runtimes/workers/sandbox-messages.ts';
-import { bundle } from './workerd.ts';
+import { startWorker } from './workerd.ts';
 
 /** petStoreWorker as a fake backend, its PETSTORE_FAKE namespace watched: GET /__test/objects lists the object names it was asked for. */
 const WORKER = `
@@ -22,19 +21,16 @@ export default {
 
 const ADMIN = 'admin-token-0123456789';
 const MAIN_KEY = 'main-key-0123456789';
-let miniflare: Miniflare;
+let worker: Awaited<ReturnType<typeof startWorker>>;
 let origin: URL;
 beforeAll(async () => {
-  miniflare = new Miniflare({
-    modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(WORKER) }],
-    compatibilityDate: '2025-07-01',
-    cf: false,
+  worker = await startWorker(WORKER, {
     bindings: { PETSTORE_API_KEYS: `${MAIN_KEY}:pro`, PETSTORE_ADMIN_TOKEN: ADMIN },
-    durableObjects: { PETSTORE_FAKE: { className: 'PetStoreFake', useSQLite: true } },
+    durableObjects: { PETSTORE_FAKE: 'PetStoreFake' },
   });
-  origin = await miniflare.ready;
+  origin = worker.origin;
 }, 60_000);
-afterAll(() => miniflare?.dispose());
+afterAll(() => worker?.dispose());
 
 const json = { 'content-type': 'application/json' };
 type Keys = { free: string; pro: string; business: string };

@@ -95,6 +95,41 @@ function queue(): <T>(work: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** What a Worker script is started with: its bindings, each Durable Object binding's class, its D1 databases. */
+export interface WorkerSetup {
+  readonly bindings?: Record<string, string>;
+  /** Binding name to class name; every object on SQLite, as wrangler.toml declares them. */
+  readonly durableObjects?: Record<string, string>;
+  readonly d1Databases?: Record<string, string>;
+  /** Sees the Worker's stdout and stderr, chunk by chunk. */
+  readonly log?: (text: string) => void;
+}
+
+/**
+ * `source` (TypeScript, imports resolved from the repository root) bundled as wrangler does and
+ * run on local workerd; resolves to its URL and how to stop it.
+ *
+ * @example
+ * const worker = await startWorker(WORKER, { bindings: { PETSTORE_API_KEYS: 'k:free' }, durableObjects: { PETSTORE_FAKE: 'PetStoreFake' } });
+ */
+export async function startWorker(source: string, setup: WorkerSetup = {}): Promise<{ readonly origin: URL; dispose(): Promise<void> }> {
+  const { bindings, durableObjects = {}, d1Databases, log } = setup;
+  const miniflare = new Miniflare({
+    modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundle(source) }],
+    compatibilityDate: '2025-07-01',
+    cf: false,
+    ...(bindings && { bindings }),
+    ...(d1Databases && { d1Databases }),
+    durableObjects: Object.fromEntries(Object.entries(durableObjects).map(([name, className]) => [name, { className, useSQLite: true }])),
+    ...(log && {
+      handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+        for (const stream of [stdout, stderr]) stream.on('data', (chunk: Buffer) => log(String(chunk)));
+      },
+    }),
+  });
+  return { origin: await miniflare.ready, dispose: () => miniflare.dispose() };
+}
+
 /** Starts workerd with the stores' bindings, state in memory. */
 export async function startLocalWorkerd(): Promise<LocalWorkerd> {
   const miniflare = new Miniflare({
