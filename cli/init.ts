@@ -1,7 +1,7 @@
 /** `petstore-service init <dir>`: writes a site any static server can serve (the demo page, start() as an ES module, the Pet Store as a service worker), or with --worker-only the worker alone. */
 import { parseArgs } from 'node:util';
 import type { GenerateOptions } from '../controls/generated-pets.ts';
-import type { Plan } from '../src/index.ts';
+import { nearestName, type Plan } from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
 import { readGenerate } from './demo-flags.ts';
 import { InitError, siteFiles, workerFile, writeFiles, WORKER, type Written } from './init-files.ts';
@@ -70,8 +70,11 @@ function readInitSettings(argv: string[]): InitSettings {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   } catch (error) {
-    // parseArgs explains in several sentences; its first one names the option.
-    throw new InitError((error as Error).message.split(/\.\s|\n/)[0]!);
+    // parseArgs explains in several sentences; its first one names the option, and a misspelt one gets the nearest.
+    const first = (error as Error).message.split(/\.\s|\n/)[0]!;
+    const unknown = /^Unknown option '--([^']+)'$/.exec(first)?.[1];
+    const near = unknown === undefined ? undefined : nearestName(unknown, Object.keys(OPTIONS));
+    throw new InitError(near ? `${first}; did you mean --${near}?` : first);
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true, dir: '', apiKeys: new Map(), force: false, workerOnly: false, generate: undefined };
@@ -159,7 +162,8 @@ export function runInit(argv: string[]): number {
     return 0;
   } catch (error) {
     if (!(error instanceof InitError)) throw error;
-    process.stderr.write(`petstore-service init: ${error.message}; see petstore-service init --help\n`);
+    // After a question (did you mean …?) a semicolon reads wrong, as the command's own lines know.
+    process.stderr.write(`petstore-service init: ${error.message}${error.message.endsWith('?') ? '' : ';'} see petstore-service init --help\n`);
     return 2;
   }
 }
