@@ -58,6 +58,12 @@ function routesFor(path: string, { main, sandboxes }: Worlds, ofSandboxes: Retur
   return below[2] === undefined ? { routes: ofSandboxes, path } : { routes: worldRoutes(sandbox.controls), path: below[2] };
 }
 
+/** An admin request's path below `/__admin`, and the prefix the host mounted the store under (`''` for none). */
+interface AdminTarget {
+  readonly path: string;
+  readonly mountPath: string;
+}
+
 /**
  * The worlds' handle with the admin API in front of it: requests under `/__admin` (below the mount
  * path) are answered here, never reaching the request path, its faults, limits or journals.
@@ -77,7 +83,7 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
   // send, must not lift a guesser's ban, and a guesser's ban must not take the API's budget.
   const strikes = createStrikes({ ...options, limitStore: memoryLimitStore(), what: 'wrong admin tokens' });
 
-  async function answer(request: Request, host: Host, fullPath: string): Promise<Reply> {
+  async function answer(request: Request, host: Host, { path: fullPath, mountPath }: AdminTarget): Promise<Reply> {
     const subject = anonymousSubject(callerAddress(request, host), ipv6Subnet);
     // A banned address is refused whatever it sends: otherwise the ban would only tell a guesser which token is right.
     const banned = await strikes.banned(subject);
@@ -98,7 +104,7 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
     const { routes, path } = routesFor(fullPath, worlds, ofSandboxes);
     const match = matchRoute<(typeof routes)[number]>(routes, path);
     // Named under the host's mount (/api/__admin when mounted at /api), where the client can reach it.
-    const document = `${(host.mountPath ?? '').replace(/\/+$/, '')}${ADMIN_PATH}/openapi.json`;
+    const document = `${mountPath}${ADMIN_PATH}/openapi.json`;
     if (!match) throw new ApiError({ status: 404, code: 'not_found', message: `There is no such path in the admin API; see ${document}.` });
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = handlerFor(match.route, request.method);
@@ -108,18 +114,18 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
   const respond = (reply: Reply, request: Request, host: Host) => render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
 
   return async (request, host) => {
-    let path: string | undefined;
+    let admin: AdminTarget | undefined;
     try {
       const target = requestTarget(request, host);
-      if (target !== '*' && isAdminPath(target.pathname)) path = target.pathname.slice(ADMIN_PATH.length);
+      if (target !== '*' && isAdminPath(target.pathname)) admin = { path: target.pathname.slice(ADMIN_PATH.length), mountPath: target.mountPath };
     } catch (refusal) {
       // A target the edge refuses: the request path answers it with its 400 (journaled, and met by
       // faults), unless it was meant for the admin API, which is never faulted or journaled.
       if (isAdminPath(pathBelowMount(pathAndQuery(host.wire?.target ?? request.url).path, host))) return respond(errorReply(refusal, onError), request, host);
     }
-    if (path === undefined) return handle(request, host);
+    if (admin === undefined) return handle(request, host);
     const reply = await Promise.resolve()
-      .then(() => answer(request, host, path))
+      .then(() => answer(request, host, admin))
       .catch((error: unknown) => errorReply(error, onError));
     return respond(reply, request, host);
   };

@@ -142,8 +142,13 @@ function policyText(windows: readonly QuotaWindow[]): string {
   return windows.map((w) => `"${w.name}";q=${w.limit};w=${(w.end - w.start) / 1000}`).join(', ');
 }
 
-/** Whole seconds from `now` until `time`, at least 1, as a header value. */
-function secondsUntil(time: number, now: number): string {
+/**
+ * Whole seconds from `now` until `time`, at least 1, as a header value: every `Retry-After` of a limit or a ban.
+ *
+ * @example
+ * secondsUntil(now + 1_500, now); // '2'
+ */
+export function secondsUntil(time: number, now: number): string {
   return String(Math.max(1, Math.ceil((time - now) / 1000)));
 }
 

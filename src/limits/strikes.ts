@@ -1,6 +1,7 @@
 /** Bans earned by wrong guesses (a wrong admin token), counted and kept in a limit store as the rate limiter's refusals and bans are. */
 import { ApiError } from '../response/api-error.ts';
 import type { LimitStore, QuotaWindow, Subject } from './limit-store.ts';
+import { secondsUntil } from './limiter.ts';
 
 const MINUTE = 60_000;
 
@@ -44,7 +45,7 @@ export function createStrikes({ limitStore, now: clock, banThreshold, banDuratio
     return { name: 'minute', limit: Number.MAX_SAFE_INTEGER, start, end: start + MINUTE };
   };
   const refusal = (until: number, now: number) => {
-    const seconds = String(Math.max(1, Math.ceil((until - now) / 1000)));
+    const seconds = secondsUntil(until, now);
     return new ApiError({
       status: 429,
       code: 'key_banned',

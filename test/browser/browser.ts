@@ -1,9 +1,10 @@
-/** Real headless Chromium (Debian's, or CHROMIUM_PATH) through playwright-core, and a static server for the pages it loads. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+/** Real headless Chromium (Debian's, or CHROMIUM_PATH) through playwright-core, a static server for the pages it loads, and a served page that starts a service worker built from source. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, resolve } from 'node:path';
+import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { chromiumPath as findChromium, requirePart } from '../helpers/system-parts.ts';
 
@@ -54,4 +55,35 @@ export async function serveStatic(root: string): Promise<{ origin: string; serve
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requested };
+}
+
+/** A page that starts the worker at `/sw.js` as it loads, what start() resolves to left in `window.started`. */
+const STARTING_PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+  import { start } from '/start.js';
+  window.started = start({ url: '/sw.js' });
+</script>`;
+
+/**
+ * A served folder holding that page, `start()` as `/start.js`, and `/sw.js` built from `worker`
+ * (TypeScript importing this checkout's sources, as a user's own worker would), each bundled for the
+ * browser by esbuild; `close()` stops the server and deletes the folder.
+ *
+ * @example
+ * const site = await workerSite("import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker();");
+ * await page.goto(`${site.origin}/`);
+ */
+export async function workerSite(worker: string): Promise<{ readonly origin: string; close(): void }> {
+  const root = mkdtempSync(join(tmpdir(), 'petstore-worker-site-'));
+  writeFileSync(join(root, 'index.html'), STARTING_PAGE);
+  const common = { bundle: true, platform: 'browser', target: 'es2022', logLevel: 'silent', define: { __PETSTORE_VERSION__: '"0.0.0"' } } as const;
+  await build({ ...common, stdin: { contents: worker, resolveDir: resolve('.'), loader: 'ts' }, format: 'iife', outfile: join(root, 'sw.js') });
+  await build({ ...common, entryPoints: [resolve('runtimes/browser/index.ts')], format: 'esm', outfile: join(root, 'start.js') });
+  const { server, origin } = await serveStatic(root);
+  return {
+    origin,
+    close() {
+      server.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,26 +1,17 @@
 /** Generated pets are byte-identical in the four runtimes a fake backend runs in: the test kit, the command, the service worker in Chromium, and workerd. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedPetStoreWorker } from '../../runtimes/browser/index.ts';
 import { createTestPetStore } from '../../testing/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startWorker } from '../workers/workerd.ts';
-import { launchFreshProfile, serveStatic } from './browser.ts';
+import { launchFreshProfile, workerSite } from './browser.ts';
 
 const ADMIN = 'admin-token-0123456789';
 /** Enough pets to reach every name list, title and status, and a seed far from the default. */
 const GENERATE = { generate: { count: 500, seed: 3_141_592_653 } };
 
-const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
-  import { start } from '/start.js';
-  window.started = start({ url: '/sw.js' });
-</script>`;
 const SERVICE_WORKER = "import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker();";
 const WORKER =
   "import { petStoreWorker } from './runtimes/workers/index.ts'; const petstore = petStoreWorker(); export const { PetStoreFake } = petstore; export default petstore;";
@@ -36,21 +27,11 @@ async function seededOverHttp(origin: string): Promise<string> {
   return response.text();
 }
 
-let root: string;
-let site: Server;
-let origin: string;
+let site: Awaited<ReturnType<typeof workerSite>>;
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'petstore-generated-'));
-  writeFileSync(join(root, 'index.html'), PAGE);
-  const common = { bundle: true, platform: 'browser', target: 'es2022', logLevel: 'silent', define: { __PETSTORE_VERSION__: '"0.0.0"' } } as const;
-  await build({ ...common, stdin: { contents: SERVICE_WORKER, resolveDir: resolve('.'), loader: 'ts' }, format: 'iife', outfile: join(root, 'sw.js') });
-  await build({ ...common, entryPoints: [resolve('runtimes/browser/index.ts')], format: 'esm', outfile: join(root, 'start.js') });
-  ({ server: site, origin } = await serveStatic(root));
+  site = await workerSite(SERVICE_WORKER);
 }, 60_000);
-afterAll(() => {
-  site?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => site?.close());
 
 describe('{"generate": {"count": 500, "seed": 3141592653}}', () => {
   it('stores byte-identical pets in the test kit, the command, the service worker in Chromium and workerd', async () => {
@@ -64,7 +45,7 @@ describe('{"generate": {"count": 500, "seed": 3141592653}}', () => {
     let serviceWorker: string;
     try {
       const page = await chromium.context.newPage();
-      await page.goto(`${origin}/`);
+      await page.goto(`${site.origin}/`);
       serviceWorker = await page.evaluate(async (generate) => {
         const started = await (window as unknown as { started: Promise<StartedPetStoreWorker> }).started;
         return JSON.stringify(await started.seed(generate));

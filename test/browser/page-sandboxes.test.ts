@@ -1,42 +1,25 @@
 /** start()'s controls in real Chromium: two pages of one browser, each with a sandbox of its own in the one service worker (seed, pets, quotas, clock, faults, delete), and the main world left alone. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageSandbox, StartedPetStoreWorker } from '../../runtimes/browser/index.ts';
-import { launchFreshProfile, serveStatic } from './browser.ts';
+import { launchFreshProfile, workerSite } from './browser.ts';
 
-/** A story's page: starts the worker as it loads. */
-const INDEX_HTML = `<!doctype html><meta charset="utf-8"><title>sandboxes</title>
-<script type="module">
-  import { start } from '/start.js';
-  window.started = start({ url: '/sw.js' });
-</script>`;
 /** The worker, built from source as a user's own worker would be: one configured key, the main world's. */
 const WORKER = "import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker({ apiKeys: { 'main-key': 'pro' } });";
 
-let root: string;
-let server: Server;
+let site: Awaited<ReturnType<typeof workerSite>>;
 let origin: string;
 let chromium: { context: BrowserContext; close(): Promise<void> };
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'petstore-sandboxes-'));
-  writeFileSync(join(root, 'index.html'), INDEX_HTML);
-  const common = { bundle: true, platform: 'browser', target: 'es2022', logLevel: 'silent', define: { __PETSTORE_VERSION__: '"0.0.0"' } } as const;
-  await build({ ...common, stdin: { contents: WORKER, resolveDir: resolve('.'), loader: 'ts' }, format: 'iife', outfile: join(root, 'sw.js') });
-  await build({ ...common, entryPoints: [resolve('runtimes/browser/index.ts')], format: 'esm', outfile: join(root, 'start.js') });
-  ({ server, origin } = await serveStatic(root));
+  site = await workerSite(WORKER);
+  origin = site.origin;
   chromium = await launchFreshProfile();
 }, 60_000);
 afterAll(async () => {
   await chromium?.close();
-  server?.close();
-  rmSync(root, { recursive: true, force: true });
+  site?.close();
 });
 
 /** The page's globals: what start() resolved to, and the sandbox it opened. */
