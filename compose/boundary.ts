@@ -9,7 +9,10 @@ import {
   type ApiRequest,
   type Handle,
   type Host,
+  type RequestNotes,
+  type RequestObservation,
   type ResolvedOptions,
+  type StoreTelemetry,
 } from '../src/index.ts';
 
 /** One answer, as the command's access log sees it: no Response needed, so the direct node:http path stays open. */
@@ -21,6 +24,8 @@ export interface Answered {
   readonly ms: number;
   /** The caller's address as the rate limits see it, when the host tells it. */
   readonly clientAddress: string | undefined;
+  /** The trace the request is part of, when telemetry records it. */
+  readonly traceId?: string | undefined;
 }
 
 /** Sees every answer as it leaves. */
@@ -30,42 +35,65 @@ export type Observer = (answered: Answered) => void;
  * `handle` inside the boundary: whatever a layer within throws (the admin API, the journal, a
  * fault, host code) is answered as the API answers a failure, a JSON 500 whose cause goes to
  * `onError`, never a stack trace. Around it the watchers: `onRequest` as a request arrives,
- * `onResponse` and `observe` as its answer leaves. They only watch: what they throw goes to
- * `onError`, and the client's answer is the same whatever they do.
+ * `onResponse`, `observe` and telemetry as its answer leaves. They only watch: what they throw
+ * goes to `onError`, and the client's answer is the same whatever they do. With telemetry, the
+ * layers within run inside the request's span and note on the host what they decided.
  */
-export function withBoundary(handle: Handle, config: ResolvedOptions, observe: Observer | undefined): Handle {
+export function withBoundary(handle: Handle, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Handle {
   const { onRequest, onResponse, onError } = config;
   const callerAddress = createCallerAddress(config);
   return async (request, host) => {
     const start = performance.now();
     if (onRequest) watch(() => onRequest(request), onError);
+    const observation = telemetry && begin(telemetry, request, onError);
+    // Only an observed request has notes: unobserved, the path skips them at no cost.
+    const notes: RequestNotes | undefined = observation && {};
     let response: Response;
     try {
-      response = await handle(request, host);
+      response = await (observation ? observation.within(() => handle(request, { ...host, notes })) : handle(request, host));
     } catch (error) {
       response = render(errorReply(error, onError), { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
     }
-    if (onResponse || observe) {
+    if (onResponse || observe || observation) {
       const ms = performance.now() - start;
       const clientAddress = addressOrNone(callerAddress, request, host);
+      const status = isConnectionReset(response) ? 0 : response.status;
       if (onResponse) watch(() => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }), onError);
-      if (observe) watch(() => observe({ request, status: isConnectionReset(response) ? 0 : response.status, ms, clientAddress }), onError);
+      if (observation) watch(() => observation.end({ status, notes: notes!, clientAddress, ms }), onError);
+      if (observe) watch(() => observe({ request, status, ms, clientAddress, traceId: observation?.traceId }), onError);
     }
     return response;
   };
 }
 
-/** `answer` with `observe` told of each reply: the access log on the direct node:http path. `answer` itself never throws (see src/api.ts). */
-export function observedAnswer(answer: Answer, config: ResolvedOptions, observe: Observer | undefined): Answer {
-  if (!observe) return answer;
+/**
+ * `answer` with `observe` and telemetry told of each reply: the direct node:http path. `answer`
+ * itself never throws (see src/api.ts).
+ */
+export function observedAnswer(answer: Answer, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Answer {
+  if (!observe && !telemetry) return answer;
   const callerAddress = createCallerAddress(config);
   return async (request, host) => {
     const start = performance.now();
-    const reply = await answer(request, host);
+    const observation = telemetry && begin(telemetry, request, config.onError);
+    const notes: RequestNotes = {};
+    const reply = await (observation ? observation.within(() => answer(request, { ...host, notes })) : answer(request, host));
     const ms = performance.now() - start;
-    watch(() => observe({ request, status: reply.status, ms, clientAddress: addressOrNone(callerAddress, request, host) }), config.onError);
+    const clientAddress = addressOrNone(callerAddress, request, host);
+    if (observation) watch(() => observation.end({ status: reply.status, notes, clientAddress, ms }), config.onError);
+    if (observe) watch(() => observe({ request, status: reply.status, ms, clientAddress, traceId: observation?.traceId }), config.onError);
     return reply;
   };
+}
+
+/** The request's observation; none when opening it throws (what it throws goes to `onError`, and the request is answered unobserved). */
+function begin(telemetry: StoreTelemetry, request: ApiRequest, onError: (error: unknown) => void): RequestObservation | undefined {
+  try {
+    return telemetry.begin(request);
+  } catch (error) {
+    onError(error);
+    return undefined;
+  }
 }
 
 /** Runs a watcher; a throw or a rejected promise goes to `onError`, and an `onError` that throws on it is ignored. */

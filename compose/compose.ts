@@ -51,7 +51,10 @@ export interface Composed {
  * @example
  * const { handle } = compose({ config: resolveOptions({ apiKeys: { k: 'free' } }) });
  */
-export function compose({ config, clock, standingFaults = [], observe, layers, bounds }: Composition): Composed {
+export function compose({ config: options, clock, standingFaults = [], observe, layers, bounds }: Composition): Composed {
+  // Telemetry sees the storages first: a call to PostgreSQL or Redis becomes a child span of its request.
+  const telemetry = options.telemetry?.forStore({ storage: options.storage, limitStore: options.limitStore });
+  const config = telemetry ? { ...options, storage: telemetry.storage, limitStore: telemetry.limitStore } : options;
   const controlled = clock !== undefined || config.admin !== undefined;
   if ((controlled || standingFaults.length > 0) && !layers) throw new TypeError('compose: a clock, the admin API or standing faults need the control layers');
   const api = controlled ? undefined : createAnswer(config);
@@ -70,8 +73,8 @@ export function compose({ config, clock, standingFaults = [], observe, layers, b
   const plain = api && !faults && !config.onRequest && !config.onResponse;
   return {
     config,
-    handle: withBoundary(inner, config, observe),
-    answer: plain ? observedAnswer(api, config, observe) : undefined,
+    handle: withBoundary(inner, config, observe, telemetry),
+    answer: plain ? observedAnswer(api, config, observe, telemetry) : undefined,
     controls,
     sandboxes,
     faults,

@@ -4,10 +4,11 @@ import { corsHeaders, isPreflight } from './cors/cors.ts';
 import { createAddressWarnings } from './edge/address-warnings.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
 import { bodyReadByHost, type Host } from './edge/host.ts';
+import type { RequestNotes } from './edge/telemetry.ts';
 import { requestTarget, type Target } from './edge/target.ts';
 import type { Answer, Handle, Injected } from './handle.ts';
 import { anonymousSubject } from './limits/address.ts';
-import { createRateLimiter } from './limits/limiter.ts';
+import { createRateLimiter, type LimitRuling } from './limits/limiter.ts';
 import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
 import type { ApiRequest } from './operations/request.ts';
 import { createRoutes } from './operations/routes.ts';
@@ -15,6 +16,7 @@ import type { ResolvedOptions } from './options.ts';
 import { ApiError } from './response/api-error.ts';
 import { errorReply, injectedReply, render, withHeaders, type Reply } from './response/reply.ts';
 import { DOCS_URL } from './response/warning.ts';
+import { readiness, type ReadinessCheck } from './storage/readiness.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
 const UNDECLARED =
@@ -37,6 +39,9 @@ export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
  */
 const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status: 200, json: '{"status":"ok"}' }) } };
 
+/** `GET /readyz` beside it: the readiness probe, 503 while a database the stores keep their data in does not answer (src/storage/readiness.ts). */
+const READY_ROUTE = { path: '/readyz', methods: { GET: true } };
+
 /** The request path for resolved options, as Responses: what the controls rebuild on every reset. */
 export function createHandle(config: ResolvedOptions): Handle {
   return handleOf(createAnswer(config));
@@ -55,6 +60,17 @@ export function createAnswer(config: ResolvedOptions): Answer {
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
   const routes = createRoutes(config);
+  const { storage, limitStore } = config;
+  const stores: ReadinessCheck[] = [
+    { keeps: 'pets', database: storage.database, ping: storage.ping?.bind(storage) },
+    { keeps: 'rate limits', database: limitStore.database, ping: limitStore.ping?.bind(limitStore) },
+  ];
+
+  /** The answer of `/readyz`, as {@link health}'s for any method but GET and HEAD. */
+  function ready(request: ApiRequest): Reply | Promise<Reply> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return health(request, READY_ROUTE);
+    return readiness(stores);
+  }
 
   /** Counts the request against its key, or against its client address when it has no valid key. */
   function rateLimit(request: ApiRequest, host: Host, caller: Caller | undefined) {
@@ -85,7 +101,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     for (let segments = 1; slash !== -1 && segments <= PREFIX_SEGMENTS; segments++, slash = pathname.indexOf('/', slash + 1)) {
       const rest = pathname.slice(slash);
       const path = pathUnderBase(rest, config.basePath);
-      if (rest === HEALTH_ROUTE.path || (path !== undefined && matchRoute(routes, path))) return true;
+      if (rest === HEALTH_ROUTE.path || rest === READY_ROUTE.path || (path !== undefined && matchRoute(routes, path))) return true;
     }
     return false;
   }
@@ -93,7 +109,15 @@ export function createAnswer(config: ResolvedOptions): Answer {
   /** The reply to one request; an ApiError thrown past the limits step still carries the step's headers. */
   async function answer(request: ApiRequest, target: Target | '*', host: Host, injected: Injected | undefined): Promise<Reply> {
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
-    if (target.pathname === HEALTH_ROUTE.path) return unlessInjected(health(request), injected, allowedMethods(HEALTH_ROUTE));
+    const { notes } = host;
+    if (target.pathname === HEALTH_ROUTE.path) {
+      if (notes) notes.route = HEALTH_ROUTE.path;
+      return unlessInjected(health(request, HEALTH_ROUTE), injected, allowedMethods(HEALTH_ROUTE));
+    }
+    if (target.pathname === READY_ROUTE.path) {
+      if (notes) notes.route = READY_ROUTE.path;
+      return unlessInjected(await ready(request), injected, allowedMethods(READY_ROUTE));
+    }
     const path = pathUnderBase(target.pathname, config.basePath);
     const served = `${target.mountPath}${config.basePath}`;
     if (path === undefined) throw notFound(target.pathname, served, `This API is served under ${served}/.`);
@@ -102,17 +126,19 @@ export function createAnswer(config: ResolvedOptions): Answer {
     // Preflights are neither authenticated nor counted: browsers send them on their own.
     if (isPreflight(request)) return unlessInjected({ status: 204 }, injected);
     const match = matchRoute(routes, path);
+    if (notes && match) notes.route = `${config.basePath}${match.route.path}`;
     // Before routing, so an anonymous caller cannot tell existing paths from others.
     const authentication = match?.route.public ? undefined : authenticate(request);
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
     // A limit store that fails is answered like any failure, still with the route's headers. Here
     // and below try/catch, not .catch(): no extra promise and tick per request (bench: the POST row).
-    let quota: { headers: Readonly<Record<string, string>>; refusal?: unknown };
+    let quota: { headers: Readonly<Record<string, string>>; refusal?: unknown; ruling?: LimitRuling; banMs?: number };
     try {
       quota = await rateLimit(request, host, caller);
     } catch (error) {
       quota = { headers: {}, refusal: error };
     }
+    if (notes) note(notes, caller, quota);
     // Most routes add no headers of their own: then the quota's are used as they are.
     const routeHeaders = match?.route.headers?.(base);
     const headers = routeHeaders ? Object.assign({}, routeHeaders, quota.headers) : quota.headers;
@@ -178,10 +204,19 @@ function injectedAt(injected: Injected, headers: Readonly<Record<string, string>
   return injectedReply(injected.error, Object.assign({}, headers, { Allow: allow ?? SERVER_METHODS }));
 }
 
-/** The answer of `/healthz`: OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
-function health(request: ApiRequest): Reply {
-  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(HEALTH_ROUTE) } };
-  return handlerFor(HEALTH_ROUTE, request.method)();
+/** The answer of `/healthz` (or `/readyz`, but for GET): OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
+function health(request: ApiRequest, route: { readonly path: string; readonly methods: Readonly<Record<string, unknown>> }): Reply {
+  if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(route) } };
+  handlerFor(route, request.method);
+  return HEALTH_ROUTE.methods.GET();
+}
+
+/** What the path noted of the caller and the limits' ruling, for telemetry. */
+function note(notes: RequestNotes, caller: Caller | undefined, quota: { refusal?: unknown; ruling?: LimitRuling; banMs?: number }): void {
+  if (caller) notes.plan = caller.plan;
+  const ruling = quota.ruling ?? (quota.refusal === undefined ? 'admitted' : undefined);
+  if (ruling) notes.limit = ruling;
+  if (quota.banMs !== undefined) notes.banMs = quota.banMs;
 }
 
 /** The path after the base path (`''` for the base itself), or `undefined` outside it. */

@@ -12,13 +12,14 @@ export { assertKnownOptions, nearestName } from './option-names.ts';
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
 export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
 export type { PetStoreContext } from './edge/context.ts';
+export type { ObservedAnswer, RequestNotes, RequestObservation, StoreTelemetry, Telemetry } from './edge/telemetry.ts';
 export { badRequest, pathBelowMount, requestTarget } from './edge/target.ts';
 export { PROXY_HEADERS, createCallerAddress, type AddressFinder, type ProxyHeader } from './edge/caller-address.ts';
 export type { ApiRequest, RequestView } from './operations/request.ts';
 
 export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';
 export { bearerToken, createAuthenticator } from './auth/auth.ts';
-export { quotaWindows, refusalHeaders } from './limits/limiter.ts';
+export { quotaWindows, refusalHeaders, type LimitRuling } from './limits/limiter.ts';
 export { PLAN_QUOTAS, planQuota, type Plan, type Quota } from './limits/plans.ts';
 export type { LimitStore, QuotaWindow, Subject, TakeResult } from './limits/limit-store.ts';
 export { memoryLimitStore } from './limits/memory-limit-store.ts';
@@ -33,6 +34,8 @@ export { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern
 export { InvalidSeedError, allPets, seedPets } from './storage/bulk.ts';
 export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type PetStatus } from './storage/pet.ts';
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/pet-storage.ts';
+export type { StoreDatabase } from './storage/database.ts';
+export { READY_TIMEOUT_MS } from './storage/readiness.ts';
 export { firstAfter, memoryPetStorage } from './storage/memory-pet-storage.ts';
 
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';

@@ -13,6 +13,7 @@ import type { PetStorage } from './storage/pet-storage.ts';
 import { createWarnings, DOCS_URL, type Warnings } from './response/warning.ts';
 import { checkAdmin, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
 import { assertKnownOptions } from './option-names.ts';
+import type { Telemetry } from './edge/telemetry.ts';
 
 /**
  * Options of `createPetStore`. Every one is optional; a name it does not know is a `TypeError`.
@@ -109,6 +110,13 @@ export interface PetStoreOptions {
    * client's answer is never changed.
    */
   readonly onResponse?: (exchange: Exchange) => void;
+  /**
+   * Traces and metrics: what `openTelemetry()` from `petstore-service/opentelemetry` returns. Each
+   * request is then a SERVER span of the tracer provider the application registered, continuing
+   * the caller's `traceparent`, and is counted in `http.server.request.duration`; calls to
+   * PostgreSQL and Redis are its child spans. Default: none, and no cost.
+   */
+  readonly telemetry?: Telemetry;
 }
 
 /**
@@ -143,6 +151,7 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly onError: (error: unknown) => void;
   readonly onRequest: ((request: Request) => void) | undefined;
   readonly onResponse: ((exchange: Exchange) => void) | undefined;
+  readonly telemetry: Telemetry | undefined;
   readonly limitStore: LimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
@@ -190,6 +199,10 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   const { proxyHeader = 'x-forwarded-for' } = options;
   assertProxyHeader(proxyHeader);
   const admin = options.admin === undefined ? undefined : checkAdmin(options);
+  const { telemetry } = options;
+  if (telemetry !== undefined && typeof (telemetry as Partial<Telemetry> | null)?.forStore !== 'function') {
+    throw new TypeError("telemetry must be what openTelemetry() returns: import { openTelemetry } from 'petstore-service/opentelemetry'");
+  }
   for (const name of ['now', 'onError', 'clientAddress', 'onRequest', 'onResponse'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${name} must be a function`);
   }
@@ -209,6 +222,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     onError: options.onError ?? ((error) => console.error('petstore-service: unexpected error', error)),
     onRequest: options.onRequest,
     onResponse: options.onResponse,
+    telemetry,
     limitStore: options.limitStore ?? memoryLimitStore(),
     banThreshold,
     banDurationMs,
@@ -244,6 +258,7 @@ const OPTIONS: Record<keyof PetStoreOptions, true> = {
   onError: true,
   onRequest: true,
   onResponse: true,
+  telemetry: true,
   admin: true,
 };
 

@@ -2,6 +2,7 @@
 import type { HostBody } from '../operations/types.ts';
 import type { ApiError } from '../response/api-error.ts';
 import type { PetStoreContext } from './context.ts';
+import type { RequestNotes } from './telemetry.ts';
 
 /** The request target and Host field exactly as they arrived, when the runtime keeps them (node:http does). */
 export interface WireTarget {
@@ -35,6 +36,8 @@ export interface Host extends PetStoreContext {
   readonly bodyTaken?: boolean;
   /** A call from the same process (`petstore.fetch(url, init)`): no network caller, so no address is expected. */
   readonly inProcess?: boolean;
+  /** Where the path notes what it decided (the route, the plan, the limits' ruling), when telemetry watches this request. */
+  readonly notes?: RequestNotes;
 }
 
 /** A host that knows nothing beyond the Request: `petstore.fetch(request)` with no context. */

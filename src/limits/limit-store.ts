@@ -1,4 +1,5 @@
 /** The contract of a limit store: where counters and bans live, shared by every instance using it. */
+import type { StoreDatabase } from '../storage/database.ts';
 
 /**
  * One fixed window a request is counted in.
@@ -75,4 +76,8 @@ export interface LimitStore {
    * already lasting longer is kept as it is: a ban is never cut short.
    */
   ban(subject: Subject, until: number, now: number): Promise<void>;
+  /** The database server the limits are kept in; none for a store in the process. */
+  readonly database?: StoreDatabase;
+  /** Resolves when the database answers, rejects when it does not: `GET /readyz` asks. Omit it where nothing can be down. */
+  ping?(): Promise<void>;
 }

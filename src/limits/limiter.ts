@@ -16,10 +16,23 @@ interface RateLimiterSettings {
   readonly banDurationMs: number;
 }
 
+/**
+ * How the rate limits ruled on one request: counted, refused because its minute or its day is
+ * used up, or refused because its caller is banned.
+ *
+ * @example
+ * const ruling: LimitRuling = 'minute'; // a 429 rate_limited until the minute ends
+ */
+export type LimitRuling = 'admitted' | 'minute' | 'day' | 'ban';
+
 /** The headers for this request's response, and the 429 to answer with when it was refused. */
 interface RateLimitOutcome {
   readonly headers: Record<string, string>;
   readonly refusal?: ApiError;
+  /** Why it was refused (for telemetry); none when it was admitted. */
+  readonly ruling?: Exclude<LimitRuling, 'admitted'>;
+  /** Set when this request started the ban: how long it lasts, in ms. */
+  readonly banMs?: number;
 }
 
 /** The minute and day windows containing `now`, aligned to UTC so every instance agrees on them. */
@@ -99,6 +112,7 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
     return Object.freeze({
       headers: Object.freeze(Object.assign(quotaHeaders(states, now, policyOf(quota, windows)), { 'Retry-After': retryAfter })),
       refusal: fixedError(new ApiError({ status: 429, code: 'key_banned', message })),
+      ruling: 'ban',
     });
   }
 
@@ -114,7 +128,7 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
     if (refusals > banThreshold) {
       const until = now + banDurationMs;
       await limitStore.ban(subject, until, now);
-      return banned(quota, windows, used, until, now);
+      return { ...banned(quota, windows, used, until, now), banMs: banDurationMs };
     }
     // Wait for every full window: retrying earlier would be refused again.
     const resetsAt = Math.max(...windows.filter((w, i) => used[i]! >= w.limit).map((w) => w.end));
@@ -122,6 +136,8 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
     return {
       headers: Object.assign({}, headers, { 'Retry-After': retryAfter }),
       refusal: new ApiError({ status: 429, code: 'rate_limited', message: `Rate limit exceeded; retry in ${retryAfter} seconds.` }),
+      // The day is named when it is used up: its wait is the one that counts.
+      ruling: windows.length > 1 && used[1]! >= windows[1]!.limit ? 'day' : 'minute',
     };
   };
 }

@@ -1,4 +1,5 @@
 /** The contract every pet storage (memory, IndexedDB, Redis, yours) fulfils. */
+import type { StoreDatabase } from './database.ts';
 import type { NewPet, Pet, PetStatus } from './pet.ts';
 
 /**
@@ -70,4 +71,10 @@ export interface PetStorage {
   get(id: number): Promise<Pet | undefined>;
   /** Up to `limit` pets with `id > after` (and the given status), ascending by id. */
   list(query: PetListQuery): Promise<Pet[]>;
+  /** The database server the pets are kept in; none for a storage in the process (memory, IndexedDB). */
+  readonly database?: StoreDatabase;
+  /** Resolves when the database answers, rejects when it does not: `GET /readyz` asks. Omit it where nothing can be down. */
+  ping?(): Promise<void>;
+  /** How many pets are stored, where the storage can tell cheaply: the `petstore.pets` gauge. */
+  count?(): Promise<number>;
 }

@@ -1,0 +1,81 @@
+/** The seam telemetry plugs into: what the request path notes about each request, and what the composition root asks of a tracer and a meter. */
+import type { LimitStore } from '../limits/limit-store.ts';
+import type { LimitRuling } from '../limits/limiter.ts';
+import type { Plan } from '../limits/plans.ts';
+import type { ApiRequest } from '../operations/request.ts';
+import type { PetStorage } from '../storage/pet-storage.ts';
+
+/**
+ * What the request path decided about one request, noted as it goes, for spans and metrics. Every
+ * value is the server's own (a route template, a plan), never a client's text or a key.
+ *
+ * @example
+ * const notes: RequestNotes = { route: '/v1/pets/{petId}', plan: 'pro', limit: 'admitted' };
+ */
+export interface RequestNotes {
+  /** The matched route's template with the base path (`/v1/pets/{petId}`), or a fixed path (`/healthz`). */
+  route?: string;
+  /** The plan of the key the request was counted against; none for a caller without a valid key. */
+  plan?: Plan;
+  /** How the limits ruled; none when the request never reached them (a 404 outside the API, a preflight). */
+  limit?: LimitRuling;
+  /** Set when this request started a ban: how long it lasts, in ms. */
+  banMs?: number;
+}
+
+/**
+ * One request's observation, opened as it arrives and ended with its answer.
+ *
+ * @example
+ * const observation = telemetry.begin(request);
+ * const response = await observation.within(() => handle(request, { ...host, notes }));
+ * observation.end({ status: response.status, notes, clientAddress, ms });
+ */
+export interface RequestObservation {
+  /** The trace this request is part of, for the access log; none when nothing records it. */
+  readonly traceId: string | undefined;
+  /** Runs the rest of the request with its span current, so the storages' calls are its children. */
+  within<T>(run: () => Promise<T>): Promise<T>;
+  /** Ends the observation with the answer (status 0: the connection was reset) and what the path noted. */
+  end(answer: ObservedAnswer): void;
+}
+
+/**
+ * The answer of one request, as telemetry records it.
+ *
+ * @example
+ * const answer: ObservedAnswer = { status: 200, notes: { route: '/v1/pets' }, clientAddress: '203.0.113.7', ms: 1.2 };
+ */
+export interface ObservedAnswer {
+  readonly status: number;
+  readonly notes: RequestNotes;
+  /** The caller's address as the rate limits see it (after `trustProxy`), when the host tells it. */
+  readonly clientAddress: string | undefined;
+  /** Milliseconds from arrival to the answer. */
+  readonly ms: number;
+}
+
+/**
+ * One store's telemetry: its storages as it wants them called (with child spans, say), and each
+ * request's observation.
+ *
+ * @example
+ * const { storage, limitStore, begin } = telemetry.forStore({ storage, limitStore });
+ */
+export interface StoreTelemetry {
+  readonly storage: PetStorage;
+  readonly limitStore: LimitStore;
+  begin(request: ApiRequest): RequestObservation;
+}
+
+/**
+ * The `telemetry` option: what `openTelemetry()` (petstore-service/opentelemetry) returns. The
+ * composition root asks it once per store, with the store's storages.
+ *
+ * @example
+ * import { openTelemetry } from 'petstore-service/opentelemetry';
+ * const petstore = createPetStore({ telemetry: openTelemetry() });
+ */
+export interface Telemetry {
+  forStore(parts: { readonly storage: PetStorage; readonly limitStore: LimitStore }): StoreTelemetry;
+}
