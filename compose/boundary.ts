@@ -14,6 +14,7 @@ import {
   type ResolvedOptions,
   type StoreTelemetry,
 } from '../src/index.ts';
+import { redactSecrets } from '../controls/redaction.ts';
 
 /** One answer, as the command's access log sees it: no Response needed, so the direct node:http path stays open. */
 export interface Answered {
@@ -42,6 +43,7 @@ export type Observer = (answered: Answered) => void;
 export function withBoundary(handle: Handle, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Handle {
   const { onRequest, onResponse, onError } = config;
   const callerAddress = createCallerAddress(config);
+  const pathOf = telemetry && redactedPath(config);
   return async (request, host) => {
     const start = performance.now();
     if (onRequest) watch(() => onRequest(request), onError);
@@ -59,7 +61,7 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
       const clientAddress = addressOrNone(callerAddress, request, host);
       const status = isConnectionReset(response) ? 0 : response.status;
       if (onResponse) watch(() => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }), onError);
-      if (observation) watch(() => observation.end({ status, notes: notes!, clientAddress, ms }), onError);
+      if (observation) watch(() => observation.end({ path: pathOf!(request), status, notes: notes!, clientAddress, ms }), onError);
       if (observe) watch(() => observe({ request, status, ms, clientAddress, traceId: observation?.traceId }), onError);
     }
     return response;
@@ -73,6 +75,7 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
 export function observedAnswer(answer: Answer, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Answer {
   if (!observe && !telemetry) return answer;
   const callerAddress = createCallerAddress(config);
+  const pathOf = telemetry && redactedPath(config);
   return async (request, host) => {
     const start = performance.now();
     const observation = telemetry && begin(telemetry, request, config.onError);
@@ -80,9 +83,20 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
     const reply = await (observation ? observation.within(() => answer(request, { ...host, notes })) : answer(request, host));
     const ms = performance.now() - start;
     const clientAddress = addressOrNone(callerAddress, request, host);
-    if (observation) watch(() => observation.end({ status: reply.status, notes, clientAddress, ms }), config.onError);
+    if (observation) watch(() => observation.end({ path: pathOf!(request), status: reply.status, notes, clientAddress, ms }), config.onError);
     if (observe) watch(() => observe({ request, status: reply.status, ms, clientAddress, traceId: observation?.traceId }), config.onError);
     return reply;
+  };
+}
+
+/** The path of a request without its query, every key and the admin token in it redacted: telemetry's `url.path`. */
+function redactedPath(config: ResolvedOptions): (request: ApiRequest) => string {
+  const redact = redactSecrets([...config.apiKeys.keys(), config.admin?.token ?? '']);
+  return (request) => {
+    const { url } = request;
+    const start = url.indexOf('/', url.indexOf('//') + 2);
+    const end = url.indexOf('?', start);
+    return redact(start === -1 ? '/' : url.slice(start, end === -1 ? undefined : end));
   };
 }
 

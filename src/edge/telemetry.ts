@@ -29,7 +29,7 @@ export interface RequestNotes {
  * @example
  * const observation = telemetry.begin(request);
  * const response = await observation.within(() => handle(request, { ...host, notes }));
- * observation.end({ status: response.status, notes, clientAddress, ms });
+ * observation.end({ path, status: response.status, notes, clientAddress, ms });
  */
 export interface RequestObservation {
   /** The trace this request is part of, for the access log; none when nothing records it. */
@@ -44,9 +44,11 @@ export interface RequestObservation {
  * The answer of one request, as telemetry records it.
  *
  * @example
- * const answer: ObservedAnswer = { status: 200, notes: { route: '/v1/pets' }, clientAddress: '203.0.113.7', ms: 1.2 };
+ * const answer: ObservedAnswer = { path: '/v1/pets', status: 200, notes: { route: '/v1/pets' }, clientAddress: '203.0.113.7', ms: 1.2 };
  */
 export interface ObservedAnswer {
+  /** The request's path as it arrived (`/v1/pets/7`), without its query, every key in it redacted. */
+  readonly path: string;
   readonly status: number;
   readonly notes: RequestNotes;
   /** The caller's address as the rate limits see it (after `trustProxy`), when the host tells it. */
