@@ -9,6 +9,8 @@ const FLOORS = [
   ['entries', '^cli/|^testing/|^runtimes/'],
   // The one composition root and the package's public face: every product is built there.
   ['compose', '^compose/'],
+  // Traces and metrics through the OpenTelemetry API (petstore-service/opentelemetry): the option the composition root is given.
+  ['telemetry', '^telemetry/'],
   // How each host's objects become the core's one Host: node:http's request view and direct path, Deno's, Bun's and Hono's contexts.
   ['hosts', '^hosts/'],
   // Where pets and limits live besides memory (IndexedDB, Redis, SQL).
@@ -54,7 +56,7 @@ module.exports = {
       name: 'core-through-its-entry',
       comment: 'Outside src/, the core is imported through src/index.ts only: one seam, not a module per need',
       severity: 'error',
-      from: { path: '^(compose|controls|hosts|runtimes|stores|testing|cli)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^(compose|controls|hosts|runtimes|stores|testing|telemetry|cli)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/', pathNot: '^src/index\\.ts$' },
     },
     {
@@ -63,6 +65,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '\\.test\\.ts$' },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'telemetry-is-runtime-neutral',
+      comment: 'petstore-service/opentelemetry runs wherever the store does (Workers, Deno, Bun, a service worker): no node: modules',
+      severity: 'error',
+      from: { path: '^telemetry/', pathNot: '\\.test\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'opentelemetry-only-where-asked',
+      comment:
+        'Only petstore-service/opentelemetry (and the command, which exports metrics) imports @opentelemetry: no other entry, the service worker and Workers bundles least of all, may carry it',
+      severity: 'error',
+      from: { path: '^(src|compose|controls|hosts|runtimes|stores|testing)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '(^|/)node_modules/@opentelemetry/|^@opentelemetry/|^telemetry/' },
     },
     {
       name: 'every-file-is-reached',
@@ -78,6 +95,7 @@ module.exports = {
           '^(testing|cli)/index\\.ts$',
           '^testing/conformance/index\\.ts$',
           '^testing/playwright\\.ts$',
+          '^telemetry/index\\.ts$',
           '^runtimes/service-worker/worker\\.ts$',
         ],
       },

@@ -1,5 +1,5 @@
 // One server for the HTTP benchmarks, in its own process: `node bench/http-server.mjs <kind> <key>`.
-// Kinds: petstore (our Node adapter); fastify, fastify-lean and hono (bench/peers: the same work on
+// Kinds: petstore (our Node adapter), petstore-otel and petstore-traced (the same with telemetry, bench/telemetry.mjs); fastify, fastify-lean and hono (bench/peers: the same work on
 // Fastify 5 in its full idiom and written lean for speed, and on Hono 4, over the same stores);
 // store (`serve(createPetStore(…))`, configured as the command configures it, for bench/command.mjs);
 // whatwg (a bare @whatwg-node/server adapter returning a constant 20-pet JSON), floor (node:http
@@ -45,6 +45,13 @@ if (kind === 'petstore') {
   // X-Real-IP, as before, makes each keyless request build a Request for the callback: that measured
   // the option, 10 % of a 401, not serve().)
   const server = await serve({ port: 0, ...asTheCommand(), trustProxy: 1, onError: () => {} });
+  port = new URL(server.url).port;
+  unseeded = ' unseeded x-forwarded-for';
+} else if (kind === 'petstore-otel' || kind === 'petstore-traced') {
+  // bench/telemetry.mjs: the same serve(), with openTelemetry(); traced registers an SDK that records every span first.
+  if (kind === 'petstore-traced') (await import('./peers/otel-sdk.mjs')).registerSdk();
+  const { openTelemetry } = await import('petstore-service/opentelemetry');
+  const server = await serve({ port: 0, ...asTheCommand(), trustProxy: 1, onError: () => {}, telemetry: openTelemetry() });
   port = new URL(server.url).port;
   unseeded = ' unseeded x-forwarded-for';
 } else if (kind === 'store') {

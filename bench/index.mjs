@@ -12,6 +12,7 @@ import { dataMixedBenchmark, dataMixedSection, dataMixedTargets } from './data-m
 import { ratioPerPass } from './load.mjs';
 import { SCENARIOS } from './peers/same-work.mjs';
 import { sqlLimitsBenchmark, sqlLimitsSection, sqlLimitsTargets } from './sql-limits.mjs';
+import { telemetryBenchmark, telemetrySection, telemetryTargets } from './telemetry.mjs';
 import { workersBenchmarks, workersSection, workersTargets } from './workers.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -31,6 +32,8 @@ log(
   `HTTP: serve(), the command (access log, --quiet), lean and full Fastify 5, Hono 4 and baselines, ${settings.passes} passes × ${settings.seconds} s per scenario, taking turns`,
 );
 const http = await httpBenchmarks({ ...settings, progress: log });
+log('telemetry: a GET on serve() without it, with openTelemetry() and no provider, and with an SDK recording');
+const telemetry = await telemetryBenchmark({ ...settings, progress: log });
 log('Deno and Bun: serve() vs Hono on the same runtime');
 const runtimes = await runtimeBenchmarks({ ...settings, progress: log });
 log('Cloudflare Workers on local workerd: createPetStore vs Hono, and petStoreWorker over D1 and Durable Objects');
@@ -100,6 +103,7 @@ const inProcessPeerRows = (where, peers) =>
 
 const targets = [
   ...httpTargets(http),
+  ...telemetryTargets(telemetry),
   ...runtimeTargets(runtimes),
   ...workersTargets(workers),
   ['In-process GET list calls per second', '≥ 30,000', f(inProcess.callsPerSecond), inProcess.callsPerSecond >= 30_000],
@@ -157,6 +161,7 @@ bench process against a server in its own process on loopback. Latency in micros
 ${targets.map(([name, goal, value, ok]) => `| ${name} | ${goal} | ${value} | ${verdict(ok)} |`).join('\n')}
 
 ${httpSection(http, settings)}
+${telemetrySection(telemetry, settings)}
 ${runtimeSection(runtimes, settings)}
 ${workersSection(workers, settings)}
 

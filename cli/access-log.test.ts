@@ -92,4 +92,25 @@ describe('the access log line', () => {
     observe({ request: new Request('http://localhost/v1/pets'), status: 200, ms: 1, clientAddress: 'fe80::1%eth0' });
     expect(lines).toEqual(['GET /v1/pets 200 1.0ms fe80::1%eth0']);
   });
+
+  const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+  it('gives a JSON line the trace id as "trace" when the request has one, and leaves it out when it has none', () => {
+    const lines: string[] = [];
+    const observe = accessLog('json', [], (line) => lines.push(line));
+    const request = new Request('http://localhost/v1/pets');
+    observe({ request, status: 200, ms: 1, clientAddress: '127.0.0.1', traceId: TRACE });
+    observe({ request, status: 200, ms: 1, clientAddress: '127.0.0.1', traceId: undefined });
+    observe({ request, status: 200, ms: 1, clientAddress: '127.0.0.1' });
+    const [traced, ...untraced] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(traced).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200, caller: '127.0.0.1', trace: TRACE });
+    for (const line of untraced) expect(Object.keys(line)).toEqual(['time', 'method', 'path', 'status', 'ms', 'caller']);
+  });
+
+  it('writes a text line the same with a trace id or without', () => {
+    const lines: string[] = [];
+    const observe = accessLog('text', [], (line) => lines.push(line));
+    observe({ request: new Request('http://localhost/v1/pets'), status: 200, ms: 1, clientAddress: '127.0.0.1', traceId: TRACE });
+    expect(lines).toEqual(['GET /v1/pets 200 1.0ms 127.0.0.1']);
+  });
 });

@@ -22,6 +22,8 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
  * percent-encoded) is written as `[redacted]`. In a text line, what a client may have written
  * (method, path, an address a `clientAddress` reads from a header) has every space, control or
  * non-ASCII character percent-encoded ({@link escapeField}): one field stays one field, one line one line.
+ * A JSON line carries `trace`, the request's trace id, when telemetry records the request; a text
+ * line never does.
  *
  * @example
  * const observe = accessLog('text', ['my-key-0123'], lineWriter(process.stdout));
@@ -29,7 +31,7 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
  */
 export function accessLog(format: LogFormat, keys: Iterable<string>, write: (line: string) => void): (answered: Answered) => void {
   const redact = redactSecrets(keys);
-  return ({ request, status, ms, clientAddress }) => {
+  return ({ request, status, ms, clientAddress, traceId }) => {
     const path = redact(pathOf(request.url));
     const tenths = Math.round(ms * 10) / 10;
     if (format === 'text') {
@@ -39,7 +41,8 @@ export function accessLog(format: LogFormat, keys: Iterable<string>, write: (lin
       return;
     }
     const time = new Date().toISOString();
-    write(JSON.stringify({ time, method: request.method, path, status, ms: tenths, caller: clientAddress ?? null }));
+    const line = { time, method: request.method, path, status, ms: tenths, caller: clientAddress ?? null };
+    write(JSON.stringify(traceId === undefined ? line : { ...line, trace: traceId }));
   };
 }
 

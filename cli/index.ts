@@ -7,7 +7,7 @@ import { toPetStore } from '../compose/pet-store.ts';
 import type { FaultRule } from '../controls/faults.ts';
 import { controlLayers } from '../controls/layers.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
-import { PetStoreWarning, resolveOptions, seedPets, type Pet, type Plan } from '../src/index.ts';
+import { PetStoreWarning, resolveOptions, seedPets, type Pet, type Plan, type Telemetry } from '../src/index.ts';
 import { generatedPets } from '../controls/generated-pets.ts';
 import { delayInWords } from './demo-flags.ts';
 import { accessLog, lineWriter } from './access-log.ts';
@@ -15,7 +15,8 @@ import { readSettings, type Settings } from './settings.ts';
 import { openStores, StoreError, type Stores } from './stores.ts';
 import { serve, type RunningPetStore } from '../runtimes/node/index.ts';
 import { runInit } from './init.ts';
-import { adminExposure, listeningOn } from './listening.ts';
+import { adminExposure, listeningOn, type Listening } from './listening.ts';
+import { commandTelemetry, METRICS_PATH, MissingPackages, openMetrics, withMetricsPath, type CommandMetrics } from './metrics.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;
@@ -72,6 +73,12 @@ Options:
       --log <format>   the access log on stdout, one line per request: text
                        (default; GET /v1/pets?limit=7 200 1.2ms 127.0.0.1) or json
                        (one object per line). Never a key or a header value
+      --metrics        serve Prometheus text at GET /metrics on the same port
+                       (env PETSTORE_METRICS=1): requests by method, route and
+                       status with their durations, refusals, process CPU and
+                       memory. No key guards it: keep the port private. Needs
+                       @opentelemetry/api, @opentelemetry/sdk-metrics,
+                       @opentelemetry/exporter-prometheus, @opentelemetry/host-metrics
   -q, --quiet          no access log (the lines printed on start and errors stay)
   -v, --version        print the version
   -h, --help           show this help
@@ -134,14 +141,17 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
   };
 }
 
-/** The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any, with the access log around it all. */
+/**
+ * The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any,
+ * with the access log around it all; `telemetry` sees each request from the outside too.
+ */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
   { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
+  { onError, telemetry }: { readonly onError: (error: unknown) => void; readonly telemetry: Telemetry | undefined },
 ): { readonly petstore: PetStore; readonly seed: (generate: NonNullable<Settings['generate']>) => Promise<string> } {
-  const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
   const config = resolveOptions({
     apiKeys,
     onError,
@@ -150,6 +160,7 @@ function demoPetStore(
     ...(adminToken && { admin: { token: adminToken, ...adminBounds } }),
     trustProxy,
     proxyHeader,
+    ...(telemetry && { telemetry }),
   });
   const standingFaults: FaultRule[] = [];
   if (delayMs) standingFaults.push({ delayMs, times: 'always' });
@@ -214,6 +225,13 @@ function closeOnSignals(running: RunningPetStore, stores: Stores): void {
   process.on('SIGINT', stop).on('SIGTERM', stop);
 }
 
+/** The banner's line for `--metrics`: where Prometheus scrapes, and that it takes no key. */
+function metricsLine({ url, address, reach }: Listening): string {
+  const where =
+    reach === 'every interface' ? ', listening on every interface' : reach === 'beyond loopback' ? `, listening on ${address}, beyond loopback` : '';
+  return `Metrics for Prometheus on ${new URL(METRICS_PATH, url).href}${where} (no key: anyone who reaches the port can read them)`;
+}
+
 /** One line on stderr, no stack trace, and the exit code: 2 for what the user asked, 1 for what went wrong. */
 function fail(exitCode: 1 | 2, message: string): never {
   process.stderr.write(`petstore-service: ${message.split('\n')[0]}\n`);
@@ -245,6 +263,17 @@ async function main(): Promise<void> {
   const generatedKey = apiKeys.size === 0 ? randomBytes(24).toString('base64url') : undefined;
   if (generatedKey) apiKeys.set(generatedKey, 'free');
 
+  const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
+  // Before the stores: a package --metrics needs and cannot find stops the command with nothing opened.
+  let metrics: CommandMetrics | undefined;
+  try {
+    metrics = settings.metrics ? await openMetrics(onError) : undefined;
+  } catch (error) {
+    if (error instanceof MissingPackages) fail(2, error.message);
+    throw error;
+  }
+  const telemetry = await commandTelemetry(metrics?.meterProvider);
+
   const stdout = stdoutWhileOpen();
   let stores: Stores;
   try {
@@ -253,7 +282,8 @@ async function main(): Promise<void> {
     if (error instanceof StoreError) fail(2, error.message);
     throw error;
   }
-  const { petstore: handler, seed } = demoPetStore(apiKeys, settings, stores, stdout);
+  const { petstore, seed } = demoPetStore(apiKeys, settings, stores, stdout, { onError, telemetry });
+  const handler = metrics ? withMetricsPath(petstore, metrics) : petstore;
   let seeded: string | undefined;
   try {
     seeded = settings.generate && (await seed(settings.generate));
@@ -276,6 +306,7 @@ async function main(): Promise<void> {
     if (warning) process.stderr.write(`petstore-service: ${warning}\n`);
     lines.push(line);
   }
+  if (metrics) lines.push(metricsLine(listening));
   if (settings.delayMs || settings.failRate) {
     const faults = [
       settings.delayMs && `every answer ${delayInWords(settings.delayMs)} late`,

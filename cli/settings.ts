@@ -37,6 +37,7 @@ const OPTIONS = {
   'trust-proxy': { type: 'string' },
   'proxy-header': { type: 'string' },
   log: { type: 'string' },
+  metrics: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
@@ -66,6 +67,8 @@ export interface Settings {
   readonly trustProxy: number | readonly string[];
   /** The one header those proxies are believed in (the `proxyHeader` option). */
   readonly proxyHeader: ProxyHeader;
+  /** `--metrics` (or PETSTORE_METRICS=1): Prometheus text at `GET /metrics` on the API's port. */
+  readonly metrics: boolean;
 }
 
 /**
@@ -143,6 +146,7 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
     values['proxy-header'] === undefined ? 'PETSTORE_PROXY_HEADER' : '--proxy-header',
     trustProxy,
   );
+  const metrics = values.metrics ?? readSwitch(env.PETSTORE_METRICS, 'PETSTORE_METRICS');
   return {
     help: values.help ?? false,
     version: values.version ?? false,
@@ -159,7 +163,17 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
     log,
     trustProxy,
     proxyHeader,
+    metrics,
   };
+}
+
+/** A variable that turns something on, as its flag does: 1 or true, 0 or false (any case), unset or empty for off. */
+function readSwitch(text: string | undefined, from: string): boolean {
+  if (text === undefined) return false;
+  const value = text.trim().toLowerCase();
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new Error(`${from} must be 1 or true to turn it on, 0 or false to leave it off, got "${text}"`);
 }
 
 /** `--trust-proxy` as the `trustProxy` option takes it: a hop count, or comma-separated addresses and CIDR ranges, checked now. */

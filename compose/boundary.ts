@@ -76,9 +76,8 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
   if (!observe && !telemetry) return answer;
   const callerAddress = createCallerAddress(config);
   const pathOf = telemetry && redactedPath(config);
-  return async (request, host) => {
-    const start = performance.now();
-    const observation = telemetry && begin(telemetry, request, config.onError);
+  /** The reply, and then the watchers told of it. */
+  const watched = async (request: ApiRequest, host: Host, start: number, observation: RequestObservation | undefined) => {
     const notes: RequestNotes = {};
     const reply = await (observation ? observation.within(() => answer(request, { ...host, notes })) : answer(request, host));
     const ms = performance.now() - start;
@@ -86,6 +85,14 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
     if (observation) watch(() => observation.end({ path: pathOf!(request), status: reply.status, notes, clientAddress, ms }), config.onError);
     if (observe) watch(() => observe({ request, status: reply.status, ms, clientAddress, traceId: observation?.traceId }), config.onError);
     return reply;
+  };
+  return (request, host) => {
+    const start = performance.now();
+    const observation = telemetry && begin(telemetry, request, config.onError);
+    // Telemetry with nothing to record it (no provider) and no access log: answered as without them, in
+    // the answer's own promise: no notes, no address, no second async frame.
+    if (!observation && !observe) return answer(request, host);
+    return watched(request, host, start, observation);
   };
 }
 

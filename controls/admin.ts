@@ -106,6 +106,8 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
     // Named under the host's mount (/api/__admin when mounted at /api), where the client can reach it.
     const document = `${mountPath}${ADMIN_PATH}/openapi.json`;
     if (!match) throw new ApiError({ status: 404, code: 'not_found', message: `There is no such path in the admin API; see ${document}.` });
+    // For telemetry, the template: a sandbox's id is the client's text.
+    if (host.notes) host.notes.route = `${ADMIN_PATH}${path === fullPath ? '' : '/sandboxes/{id}'}${match.route.path}`;
     if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(match.route) } };
     const operation = handlerFor(match.route, request.method);
     return operation({ request, params: match.params, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });

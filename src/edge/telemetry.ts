@@ -2,7 +2,6 @@
 import type { LimitStore } from '../limits/limit-store.ts';
 import type { LimitRuling } from '../limits/limiter.ts';
 import type { Plan } from '../limits/plans.ts';
-import type { ApiRequest } from '../operations/request.ts';
 import type { PetStorage } from '../storage/pet-storage.ts';
 
 /**
@@ -24,12 +23,28 @@ export interface RequestNotes {
 }
 
 /**
+ * What telemetry reads of a request: its method, its URL (the scheme) and the caller's trace
+ * context in its headers. A Request is one, and so is a host's lighter view of it; the type names
+ * no body, so the public declarations need no DOM stream types (a Node project has none).
+ *
+ * @example
+ * const request: ObservedRequest = { method: 'GET', url: 'http://localhost/v1/pets', headers: new Headers({ traceparent }) };
+ */
+export interface ObservedRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  /** Looked up by lower-case name. */
+  readonly headers: { get(name: Lowercase<string>): string | null };
+}
+
+/**
  * One request's observation, opened as it arrives and ended with its answer.
  *
  * @example
- * const observation = telemetry.begin(request);
- * const response = await observation.within(() => handle(request, { ...host, notes }));
- * observation.end({ path, status: response.status, notes, clientAddress, ms });
+ * const observation = telemetry.begin(request); // undefined: nothing records it
+ * const response = await (observation ? observation.within(() => handle(request, { ...host, notes })) : handle(request, host));
+ * observation?.end({ path, status: response.status, notes, clientAddress, ms });
  */
 export interface RequestObservation {
   /** The trace this request is part of, for the access log; none when nothing records it. */
@@ -67,7 +82,12 @@ export interface ObservedAnswer {
 export interface StoreTelemetry {
   readonly storage: PetStorage;
   readonly limitStore: LimitStore;
-  begin(request: ApiRequest): RequestObservation;
+  /**
+   * Opens the request's observation; `undefined` when nothing would record it (no provider
+   * registered): the host then runs the request as it would without telemetry, with no notes to
+   * fill and no answer to describe.
+   */
+  begin(request: ObservedRequest): RequestObservation | undefined;
 }
 
 /**

@@ -4,7 +4,9 @@ import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } fr
 
 /**
  * A {@link PetStorage} in process memory. Ids come from a counter, so they are never reused;
- * `create` runs without awaiting, so concurrent creates cannot interleave.
+ * `create` runs without awaiting, so concurrent creates cannot interleave. `count` is the
+ * length of its array of pets. It has no `database` and no `ping`: nothing of it can be down
+ * while the process is up.
  *
  * @example
  * const petstore = createPetStore({ storage: memoryPetStorage() });
@@ -28,6 +30,9 @@ export function memoryPetStorage(): PetStorage {
   };
 
   return {
+    async count(): Promise<number> {
+      return all.length;
+    },
     async create(newPet: NewPet): Promise<Pet> {
       return store(newPet);
     },

@@ -11,6 +11,7 @@ export {
   type PetStatus,
   type PetStorage,
   type QuotaWindow,
+  type StoreDatabase,
   type Subject,
   type TakeResult,
 } from '../../src/index.ts';

@@ -10,16 +10,33 @@ import type {
   PetListQuery,
   PetStorage,
   QuotaWindow,
+  StoreDatabase,
   Subject,
   TakeResult,
 } from '../../src/index.ts';
-import { BAN, CREATE, CREATE_ONCE, PAGE, REJECT, TAKE } from './scripts.ts';
+import { BAN, COUNT, CREATE, CREATE_ONCE, PAGE, PING, REJECT, TAKE } from './scripts.ts';
 
-/** What these stores need of a Redis client: scripts. A node-redis (`redis`) client fits as is. */
+/**
+ * What these stores need of a Redis client: scripts, and for `/readyz` optionally `ping` and
+ * `isReady`. A node-redis (`redis`) client fits as is.
+ *
+ * @example
+ * const client: RedisScriptClient = await createClient({ url, disableOfflineQueue: true }).on('error', log).connect();
+ */
 export interface RedisScriptClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  /** Sends PING; without it, the stores' `ping` runs a script that returns 1. */
+  ping?(): Promise<unknown>;
+  /**
+   * Whether the connection is up and ready, as node-redis says: while it is false the stores'
+   * `ping` rejects at once, rather than wait on a client that queues commands until it reconnects.
+   */
+  readonly isReady?: boolean;
 }
+
+/** What both stores name their database. */
+const REDIS: StoreDatabase = Object.freeze({ system: 'redis', name: 'Redis' });
 
 /** Options of both Redis stores. */
 export interface RedisOptions {
@@ -43,13 +60,25 @@ function scriptRunner(client: RedisScriptClient) {
   };
 }
 
+/**
+ * The stores' `ping`: rejects at once while the client says it is not connected, else resolves
+ * when Redis answers a PING (or the script standing in for one).
+ */
+function pinger(client: RedisScriptClient, run: ReturnType<typeof scriptRunner>) {
+  return async (): Promise<void> => {
+    if (client.isReady === false) throw new Error('Redis: the client is not connected');
+    await (client.ping ? client.ping() : run(PING, [], []));
+  };
+}
+
 /** `{"name":…,"categoryId":…,"status":…}` without its braces, so the script can put the id first. */
 const fieldsOf = (pet: NewPet) => JSON.stringify(pet).slice(1, -1);
 
 /**
  * A {@link PetStorage} in Redis: ids from `INCR`, one sorted set of pet JSON per status (and one
  * for all) scored by id, so a page is one `ZRANGEBYSCORE … LIMIT`: O(log n + limit). Every write
- * is one Lua script, so a create is whole or absent.
+ * is one Lua script, so a create is whole or absent. `count` is `ZCARD` of the set of all pets,
+ * O(1); `ping` answers `/readyz` (see {@link RedisScriptClient}).
  *
  * @example
  * import { createClient } from 'redis';
@@ -64,6 +93,11 @@ export function redisPetStorage(client: RedisScriptClient, options: RedisOptions
   const byStatus = (status?: string) => `${prefix}status:${status ?? 'none'}`;
 
   return {
+    database: REDIS,
+    ping: pinger(client, run),
+    async count(): Promise<number> {
+      return Number(await run(COUNT, [all], []));
+    },
     async create(pet: NewPet): Promise<Pet> {
       return JSON.parse(String(await run(CREATE, [lastId, all, byStatus(pet.status)], [fieldsOf(pet), pet.status ?? ''])));
     },
@@ -99,6 +133,7 @@ export function redisPetStorage(client: RedisScriptClient, options: RedisOptions
  * quotas. Check with `redis-cli CONFIG GET maxmemory-policy` (expect `noeviction`) and
  * `redis-cli INFO stats` (expect `evicted_keys:0`). With `noeviction`, a full Redis refuses the
  * scripts instead, so requests fail with a 500 until memory frees: the limits fail closed.
+ * `ping` answers `/readyz` (see {@link RedisScriptClient}).
  *
  * @example
  * const petstore = createPetStore({ limitStore: redisLimitStore(client) });
@@ -109,6 +144,8 @@ export function redisLimitStore(client: RedisScriptClient, options: RedisOptions
   const banKey = (subject: Subject) => `${prefix}ban:${subject}`;
 
   return {
+    database: REDIS,
+    ping: pinger(client, run),
     async take(subject: Subject, windows: readonly QuotaWindow[], now: number): Promise<TakeResult> {
       const keys = [banKey(subject), ...windows.map((w) => `${prefix}count:${subject}:${w.name}:${w.start}`)];
       const args = [now, ...windows.map((w) => w.limit), ...windows.map((w) => Math.max(1, w.end - now))];

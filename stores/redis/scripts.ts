@@ -23,6 +23,22 @@ local record = cjson.encode({ fingerprint = ARGV[1], expiresAt = ARGV[2], pet = 
 redis.call('SET', KEYS[1], record, 'PX', ARGV[6])
 return {1, record}`;
 
+/**
+ * KEYS: the set of all pets → how many there are: O(1).
+ *
+ * @example
+ * const pets = Number(await run(COUNT, [`${prefix}all`], []));
+ */
+export const COUNT = `return redis.call('ZCARD', KEYS[1])`;
+
+/**
+ * No keys → 1: an answer from Redis, for a client that cannot send PING itself.
+ *
+ * @example
+ * await run(PING, [], []);
+ */
+export const PING = 'return 1';
+
 /** KEYS: sorted set · ARGV: after, limit → pet JSONs with id > after, ascending. */
 export const PAGE = `return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'LIMIT', 0, ARGV[2])`;
 

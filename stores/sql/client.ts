@@ -1,4 +1,5 @@
 /** The one thing the SQL stores need of a database driver, and that shape over `postgres` (porsager) and PGlite. */
+import type { StoreDatabase } from '../../src/index.ts';
 
 /** A row as a driver returns it: column name to value. */
 export type Row = Record<string, unknown>;
@@ -15,7 +16,24 @@ export type Row = Record<string, unknown>;
 export interface SqlClient {
   /** Runs one statement and resolves to its rows. */
   query(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** The database it reaches, which the stores made on it name (`/readyz`, telemetry). */
+  readonly database?: StoreDatabase;
+  /**
+   * Resolves when the database answers, rejects when it does not: the stores' `ping`, which
+   * `GET /readyz` asks. Only for a database that can be down (a server); omit it for one in the process.
+   */
+  ping?(): Promise<void>;
 }
+
+/** What {@link postgresClient} names its database. */
+const POSTGRESQL: StoreDatabase = Object.freeze({ system: 'postgresql', name: 'PostgreSQL' });
+/**
+ * What {@link pgliteClient} and the `--data` stores name their database: PostgreSQL's engine, in the process.
+ *
+ * @example
+ * const storage: PetStorage = { database: PGLITE, ...rest };
+ */
+export const PGLITE: StoreDatabase = Object.freeze({ system: 'postgresql', name: 'PGlite' });
 
 /** What `postgres` (porsager) returns for a statement: a promise-like that can be cancelled. */
 interface PostgresPendingLike extends PromiseLike<readonly Row[]> {
@@ -57,7 +75,12 @@ export interface PostgresClientOptions {
 export function postgresClient(sql: PostgresSqlLike, { timeoutMs = 5_000 }: PostgresClientOptions = {}): SqlClient {
   // setTimeout fires at once for more than 2^31 - 1 ms.
   if (!(timeoutMs >= 0 && timeoutMs <= 2 ** 31 - 1)) throw new TypeError('postgresClient: timeoutMs must be 0 (no limit) to 2147483647 milliseconds');
-  return {
+  const client: SqlClient = {
+    database: POSTGRESQL,
+    // A statement like any other, so a pool that cannot reach the server rejects it as it would a request's.
+    async ping() {
+      await client.query('SELECT 1');
+    },
     query(text, params = []) {
       const pending = sql.unsafe(text, params as never[]);
       const rows = Promise.resolve(pending).then((result) => [...result]);
@@ -74,6 +97,7 @@ export function postgresClient(sql: PostgresSqlLike, { timeoutMs = 5_000 }: Post
       });
     },
   };
+  return client;
 }
 
 /** The part of a PGlite database the stores use. */
@@ -90,6 +114,21 @@ interface PGliteLike {
  */
 export function pgliteClient(db: PGliteLike): SqlClient {
   return {
+    database: PGLITE,
     query: async (text, params = []) => (await db.query(text, params as never[])).rows as Row[],
   };
+}
+
+/**
+ * `store` with the client's `database` and `ping` (as the client's own, bound), each only when the
+ * client has it: a store on PGlite has nothing that can be down, so `/readyz` does not ask it.
+ *
+ * @example
+ * return withDatabaseOf(client, { take, reject, ban });
+ */
+export function withDatabaseOf<Store extends object>(client: SqlClient, store: Store): Store & Pick<SqlClient, 'database' | 'ping'> {
+  const added: { database?: SqlClient['database']; ping?: () => Promise<void> } = {};
+  if (client.database) added.database = client.database;
+  if (client.ping) added.ping = () => client.ping!();
+  return Object.assign(store, added);
 }

@@ -1,22 +1,29 @@
 /** PetStorage on Cloudflare D1 (SQLite): the SQL store's pet tables, with D1's one-writer order giving ids in commit order. */
-import type { CreateOnceResult, NewPet, PetStorage } from '../../src/index.ts';
+import type { CreateOnceResult, NewPet, PetStorage, StoreDatabase } from '../../src/index.ts';
 import type { D1DatabaseLike } from './d1-client.ts';
 import { petOf } from './pet-storage.ts';
 
 const COLUMNS = 'id, name_json, category_id, status';
+
+/** D1 is SQLite underneath; OpenTelemetry has no name of its own for D1 (semantic conventions 1.45). */
+const D1: StoreDatabase = Object.freeze({ system: 'sqlite', name: 'D1' });
 
 /**
  * A {@link PetStorage} in a D1 database. Run {@link migrateD1} first (the Workers adapter does).
  * D1 runs one statement or batch at a time for the whole database, so the pet that got id n has
  * committed before any other gets n + 1: a reader paging by id never has a pet appear behind its
  * cursor. An idempotent create is one batch, so it is whole or absent and replayed across
- * Workers and deploys until its key expires.
+ * Workers and deploys until its key expires. `ping` runs `SELECT 1`, a statement that reads no row.
  *
  * @example
  * const petstore = createPetStore({ storage: d1PetStorage(env.PETSTORE_DB) });
  */
 export function d1PetStorage(db: D1DatabaseLike): PetStorage {
   return {
+    database: D1,
+    async ping() {
+      await db.prepare('SELECT 1').first();
+    },
     async create({ name, categoryId, status }: NewPet) {
       const row = await db
         .prepare(`INSERT INTO petstore_pets (name_json, category_id, status) VALUES (?1, ?2, ?3) RETURNING ${COLUMNS}`)

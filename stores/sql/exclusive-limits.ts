@@ -1,7 +1,7 @@
 /** LimitStore for a database one process alone writes (PGlite in a locked `--data` directory): decided in memory, every count committed before its caller goes on. */
 import type { LimitStore, QuotaWindow, Subject, TakeResult } from '../../src/index.ts';
 import { type GroupCommit, integer, literal, type WriteSource } from './group-commit.ts';
-import type { Row } from './client.ts';
+import { PGLITE, type Row } from './client.ts';
 
 /** The part of PGlite a load needs: statements without parameters, their rows. */
 export interface QueryClient {
@@ -138,6 +138,7 @@ export function exclusiveLimitStore(client: QueryClient, group: () => GroupCommi
   }
 
   const limitStore: LimitStore = {
+    database: PGLITE,
     async take(subject, windows, now): Promise<TakeResult> {
       const entry = cached(subject, now) ?? (await entryOf(subject, now));
       const used = windows.map((window) => usedIn(entry, window));

@@ -9,6 +9,7 @@ import {
   type PetStatus,
   type PetStorage,
 } from '../../src/index.ts';
+import { PGLITE } from './client.ts';
 import type { QueryClient } from './exclusive-limits.ts';
 import { type GroupCommit, integer, literal, type WriteSource } from './group-commit.ts';
 
@@ -88,6 +89,11 @@ export async function exclusivePetStorage(client: QueryClient, group: () => Grou
   }
 
   const storage: PetStorage = {
+    database: PGLITE,
+    // Every committed pet is in memory (and only those): the count is the array's length.
+    async count() {
+      return all.length;
+    },
     create: (newPet) => create({ newPet }),
     async createOnce(key, fingerprint, newPet, expiresAt, now): Promise<CreateOnceResult> {
       latest = Math.max(latest, now);

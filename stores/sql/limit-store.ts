@@ -1,18 +1,19 @@
 /** LimitStore on PostgreSQL (or PGlite): exact shared quotas and bans for a team with a database and no Redis. */
 import type { LimitStore, TakeResult } from '../../src/index.ts';
-import type { SqlClient } from './client.ts';
+import { type SqlClient, withDatabaseOf } from './client.ts';
 
 /**
  * A {@link LimitStore} in PostgreSQL or PGlite, through a {@link SqlClient}. Run {@link migrate}
  * first. `take` is one call of a function the migration creates, which counts under the subject's
  * row lock, so every instance sharing the database sees one exact count. Under heavy load Redis is
  * the better home for limits: each call here is a transaction with row locks (BENCHMARKS.md).
+ * It names the client's `database` and pings through the client's `ping`, when the client has them.
  *
  * @example
  * const petstore = createPetStore({ storage: sqlPetStorage(client), limitStore: sqlLimitStore(client) });
  */
 export function sqlLimitStore(client: SqlClient): LimitStore {
-  return {
+  return withDatabaseOf<LimitStore>(client, {
     async take(subject, windows, now): Promise<TakeResult> {
       const [row] = await client.query('SELECT out_admitted, out_used, out_banned_until FROM petstore_limit_take($1, $2, $3, $4, $5, $6)', [
         subject,
@@ -44,5 +45,5 @@ export function sqlLimitStore(client: SqlClient): LimitStore {
         [subject, until],
       );
     },
-  };
+  });
 }

@@ -1,6 +1,6 @@
 /** PetStorage on PostgreSQL (or PGlite): one table of pets, ids handed out under one row lock so they commit in order. */
 import type { CreateOnceResult, IdempotencyRecord, NewPet, Pet, PetListQuery, PetStatus, PetStorage } from '../../src/index.ts';
-import type { Row, SqlClient } from './client.ts';
+import { type Row, type SqlClient, withDatabaseOf } from './client.ts';
 
 const COLUMNS = 'id, name_json, category_id, status';
 
@@ -29,7 +29,12 @@ async function insert(client: SqlClient, { name, categoryId, status }: NewPet): 
 /**
  * A {@link PetStorage} in PostgreSQL or PGlite, through a {@link SqlClient}. Run {@link migrate}
  * first. Every write is one statement, so a create is whole or absent, and an idempotent create
- * is replayed across instances and restarts until its key expires.
+ * is replayed across instances and restarts until its key expires. It names the client's
+ * `database` and pings through the client's `ping`, when the client has them.
+ *
+ * `count` reads the id counter's one row: every create takes the next id and stores its pet in
+ * one statement, which commits both or neither, and nothing deletes a pet, so the last id is the
+ * number of pets, at the cost of a primary-key lookup rather than a table scan.
  *
  * @example
  * const client = postgresClient(postgres(process.env.DATABASE_URL!));
@@ -37,7 +42,11 @@ async function insert(client: SqlClient, { name, categoryId, status }: NewPet): 
  * const petstore = createPetStore({ storage: sqlPetStorage(client) });
  */
 export function sqlPetStorage(client: SqlClient): PetStorage {
-  return {
+  const storage: PetStorage = {
+    async count() {
+      const [row] = await client.query('SELECT last_id FROM petstore_pet_ids');
+      return Number(row?.last_id ?? 0);
+    },
     create: (newPet) => insert(client, newPet),
     async createOnce(key, fingerprint, { name, categoryId, status }, expiresAt, now): Promise<CreateOnceResult> {
       // One statement (a function the migration creates): the key's lookup and the create share the id row's lock.
@@ -62,4 +71,5 @@ export function sqlPetStorage(client: SqlClient): PetStorage {
       return rows.map(petOf);
     },
   };
+  return withDatabaseOf(client, storage);
 }

@@ -38,6 +38,7 @@ import {
 //                        line above it names, or a 2xx
 //   json                 parses
 //   toml                 is the example Worker's wrangler.toml (examples/mount/workers), byte for byte
+//   yaml prometheus      a Prometheus configuration: `promtool check config` accepts it
 //   text tree            every path it names exists (relative to its folder, else the repo)
 //   text output          is what `petstore-service` prints when it starts
 // A ts block that declares an interface or type the package exports (PetStorage, LimitStore,
@@ -58,6 +59,7 @@ const KNOWN_TAGS: Record<string, string[]> = {
   js: ['run'],
   sh: ['run'],
   json: [],
+  yaml: ['prometheus'],
   toml: [],
   text: ['tree', 'output'],
 };
@@ -212,7 +214,9 @@ describe('every fenced block of every page', () => {
   it('has a language and tags this test knows how to check', () => {
     const unknown = BLOCKS.filter((block) => {
       const kind = kindOf(block);
-      return kind === undefined || block.tags.some((tag) => !KNOWN_TAGS[kind]!.includes(tag)) || (kind === 'text' && block.tags.length !== 1);
+      return (
+        kind === undefined || block.tags.some((tag) => !KNOWN_TAGS[kind]!.includes(tag)) || ((kind === 'text' || kind === 'yaml') && block.tags.length !== 1)
+      );
     });
     expect(unknown.map((block) => `${where(block)}: \`\`\`${block.lang} ${block.tags.join(' ')}`.trim())).toEqual([]);
   });
@@ -235,7 +239,9 @@ describe('every fenced block of every page', () => {
                 ? 'parsed'
                 : kind === 'toml'
                   ? "the example Worker's wrangler.toml"
-                  : 'UNKNOWN';
+                  : kind === 'yaml'
+                    ? 'promtool check config'
+                    : 'UNKNOWN';
       return `  ${where(block)}: ${block.lang} → ${does}`;
     });
     console.info(`Doc blocks:\n${rows.join('\n')}`);
@@ -334,7 +340,9 @@ describe('shell blocks', () => {
           else if ((sub === 'start' || sub === 'test') && !(sub in PKG.scripts)) problems.push(`npm ${sub}: no such script`);
           else if (
             sub === 'install' &&
-            words.slice(2).some((name) => !name.startsWith('-') && !/^(petstore-service|postgres|redis|@electric-sql\/pglite|wrangler)$/.test(name))
+            words
+              .slice(2)
+              .some((name) => !name.startsWith('-') && !/^(petstore-service|postgres|redis|@electric-sql\/pglite|wrangler|@opentelemetry\/[a-z-]+)$/.test(name))
           ) {
             problems.push(`npm install ${words.slice(2).join(' ')}: not a package these docs name`);
           } else if (!['run', 'start', 'test', 'install', 'ci'].includes(sub ?? '')) problems.push(`npm ${sub}: not a command this test knows`);
@@ -404,6 +412,18 @@ describe('text and JSON blocks', () => {
     const other = BLOCKS.filter((block) => kindOf(block) === 'toml' && block.body !== wrangler).map(where);
     expect(other).toEqual([]);
   });
+
+  it.each(BLOCKS.filter((block) => kindOf(block) === 'yaml' && block.tags.includes('prometheus')).map((block) => [where(block), block] as const))(
+    'the Prometheus configuration at %s is one promtool check config accepts',
+    { tags: ['promtool'] }, // skipped without promtool, failed under CI (test/helpers/system-parts.ts)
+    async (_, block) => {
+      const path = join(WORK, `${fileStem(block)}.yml`);
+      mkdirSync(WORK, { recursive: true });
+      writeFileSync(path, block.body);
+      const checked = await run('promtool', ['check', 'config', path]);
+      expect(checked.code, `${checked.stdout}${checked.stderr}`).toBe(0);
+    },
+  );
 
   it('every JSON block parses', () => {
     const broken = BLOCKS.filter((block) => kindOf(block) === 'json').flatMap((block) => {

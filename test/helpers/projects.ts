@@ -17,7 +17,7 @@ export const PROJECT_FOLDERS: Readonly<Record<ProjectName, readonly string[]>> =
   // In process: no sockets, no child processes, no build.
   unit: ['src', 'compose', 'controls', 'hosts', 'runtimes', 'stores', 'testing', 'cli', 'test/unit'],
   // The sources, unbuilt, behind real sockets and processes.
-  integration: ['test/http', 'test/conformance', 'test/contract', 'test/fuzz', 'test/lint'],
+  integration: ['test/http', 'test/conformance', 'test/contract', 'test/fuzz', 'test/lint', 'test/telemetry'],
   // The built package as users run it.
   e2e: ['test/cli', 'test/compose', 'test/consumer', 'test/docs', 'test/package', 'test/playwright', 'examples'],
   // Real parts beyond Node.

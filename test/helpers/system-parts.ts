@@ -1,6 +1,7 @@
 /**
  * The parts of a machine some suites need beyond Node and npm (redis-server, PostgreSQL, Chromium,
- * root for network namespaces, curl): where each is found, and the command that installs it.
+ * root for network namespaces, curl, Prometheus's promtool): where each is found, and the command
+ * that installs it.
  *
  * vitest.config.ts turns each part into a test tag; a suite that needs one carries it (a
  * `// @module-tag redis` line at the top of its file, or `{ tags: ['redis'] }` on its describe).
@@ -12,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const PART_NAMES = ['redis', 'postgres', 'chromium', 'netns', 'curl'] as const;
+export const PART_NAMES = ['redis', 'postgres', 'chromium', 'netns', 'curl', 'promtool'] as const;
 export type PartName = (typeof PART_NAMES)[number];
 
 export interface Part {
@@ -37,6 +38,11 @@ export const PARTS: Record<PartName, Part> = {
     install: 'run as root (network namespaces), with sudo apt-get install iproute2 procps',
   },
   curl: { name: 'curl', label: 'curl', install: 'sudo apt-get install curl' },
+  promtool: {
+    name: 'promtool',
+    label: "Prometheus's promtool",
+    install: 'sudo apt-get install --no-install-recommends prometheus (or set PROMTOOL to a promtool binary)',
+  },
 };
 
 /** CI=true (as .ci/run sets it): a missing part fails its suites instead of skipping them. */
@@ -51,6 +57,12 @@ function executable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The promtool that checks a scrape: PROMTOOL, else the one on PATH. */
+export function promtoolPath(): string | undefined {
+  if (process.env.PROMTOOL) return executable(process.env.PROMTOOL) ? process.env.PROMTOOL : undefined;
+  return onPath('promtool');
 }
 
 /** The first `name` on PATH (or in the sbin folders a non-root PATH often lacks), if any. */
@@ -142,6 +154,8 @@ export function whyMissing(name: PartName): string | undefined {
       return netnsMissing();
     case 'curl':
       return onPath('curl') ? undefined : 'no curl on PATH';
+    case 'promtool':
+      return promtoolPath() ? undefined : process.env.PROMTOOL ? `PROMTOOL=${process.env.PROMTOOL} is not executable` : 'no promtool on PATH';
   }
 }
 

@@ -47,19 +47,23 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * the admin document, and the petstore-service/playwright entry (12 kB). Issue #37 took it to
  * 622,773 B: one believed proxy header and its parsing of Forwarded, wrong admin tokens banned as
  * wrong keys are, the command's did-you-mean and its banner off loopback, the name bound and the
- * paragraphs saying all of it. 640 kB leaves room for a paragraph, not for a second bundle.
+ * paragraphs saying all of it. Issue #38 took it to 669,302 B: the petstore-service/opentelemetry
+ * entry (12.6 kB of ESM, its CommonJS door and 10 kB of declarations), the command's --metrics
+ * (7.4 kB), /readyz and the stores' ping, count and database in the core's chunks (6.5 kB), and
+ * ~1 kB more of the worker. 680 kB leaves room for a paragraph, not for a second bundle.
  */
-const MAX_UNPACKED_BYTES = 640_000; // as npm reports it
+const MAX_UNPACKED_BYTES = 680_000; // as npm reports it
 
 /**
  * BENCHMARKS.md's target for the worker `init --worker-only` writes, options line included (gzip
  * -9): 40 kB until issue #36 put the controls a page drives (clock, faults, sandboxes, generated
- * pets) in it, 42,598 B.
+ * pets) in it, 42,598 B; issue #38's /readyz, the stores' ping and count and the telemetry seam
+ * took it to 44,164 B.
  */
 const MAX_WORKER_GZIP_BYTES = 44 * 1024;
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 640 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 680 KB', { timeout: 60_000 }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];

@@ -20,6 +20,7 @@ async function freshClient(): Promise<SqlClient> {
   current = schema;
   const client = pgliteClient(session.db());
   const guarded: SqlClient = {
+    database: client.database,
     query(text, params) {
       if (current !== schema) throw new Error(`a query of ${schema} while ${current} is the search_path`);
       return client.query(text, params);

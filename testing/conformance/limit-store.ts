@@ -122,6 +122,18 @@ export function describeLimitStoreConformance(name: string, makeStore: MakeLimit
       expect(await store.take('key:counted', windows, T0)).toEqual({ admitted: true, used: [6, 6] });
       expect(await store.reject('key:counted', minute!, T0)).toBe(2);
     });
+
+    it('answers a ping, when it has one, while its database is up', async (context) => {
+      const store = await makeStore();
+      if (!store.ping) return context.skip('the store has no ping');
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('names its database, when it has one, by OpenTelemetry system and by the name people know', async (context) => {
+      const store = await makeStore();
+      if (!store.database) return context.skip('the store names no database');
+      expect(store.database).toEqual({ system: expect.stringMatching(/^[a-z][a-z0-9_.]*$/), name: expect.stringMatching(/\S/) });
+    });
   });
 }
 

@@ -100,5 +100,28 @@ export function describePetStorageConformance(name: string, makeStorage: MakePet
       expect(await storage.get(stored.id)).toEqual(stored);
       expect(await storage.list({ after: 0, limit: 10, status: 'pending' })).toEqual([stored]);
     });
+
+    it('counts, when it can, exactly the pets it stored: not a replayed create, not a racing one twice', async (context) => {
+      const storage = await makeStorage();
+      if (!storage.count) return context.skip('the storage has no count');
+      expect(await storage.count()).toBe(0);
+      await storage.create(pet('a', 'sold'));
+      await storage.createOnce('k4', 'f', pet('b'), 2_000, 1_000);
+      await storage.createOnce('k4', 'f', pet('b'), 2_000, 1_500);
+      await Promise.all(Array.from({ length: 20 }, (_, i) => storage.create(pet(`p${i}`, i % 2 ? 'pending' : undefined))));
+      expect(await storage.count()).toBe(22);
+    });
+
+    it('answers a ping, when it has one, while its database is up', async (context) => {
+      const storage = await makeStorage();
+      if (!storage.ping) return context.skip('the storage has no ping');
+      await expect(storage.ping()).resolves.toBeUndefined();
+    });
+
+    it('names its database, when it has one, by OpenTelemetry system and by the name people know', async (context) => {
+      const storage = await makeStorage();
+      if (!storage.database) return context.skip('the storage names no database');
+      expect(storage.database).toEqual({ system: expect.stringMatching(/^[a-z][a-z0-9_.]*$/), name: expect.stringMatching(/\S/) });
+    });
   });
 }
