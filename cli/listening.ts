@@ -48,14 +48,29 @@ const NOT_LOOPBACK: WarningCode = 'PETSTORE_ADMIN_NOT_LOOPBACK';
  * @example
  * adminExposure(listeningOn('http://localhost:8080/v1', '0.0.0.0')).warning; // 'warning PETSTORE_ADMIN_NOT_LOOPBACK: the admin API listens on every interface (0.0.0.0), …'
  */
-export function adminExposure({ url, address, reach }: Listening): { readonly line: string; readonly warning?: string } {
-  const where =
-    reach === 'every interface' ? ', listening on every interface' : reach === 'beyond loopback' ? `, listening on ${address}, beyond loopback` : '';
-  const line = `Admin API on ${new URL('/__admin', url).href}${where} (Authorization: Bearer <the admin token>)`;
+export function adminExposure(listening: Listening): { readonly line: string; readonly warning?: string } {
+  const { url, address, reach } = listening;
+  const line = `Admin API on ${new URL('/__admin', url).href}${beyondLoopback(listening)} (Authorization: Bearer <the admin token>)`;
   if (reach === 'loopback') return { line };
   const on = reach === 'every interface' ? `every interface (${address})` : `${address}, not loopback only`;
   const warning =
     `warning ${NOT_LOOPBACK}: the admin API listens on ${on}, so anyone who can reach it can try admin tokens and, with the right one, ` +
     `reset, seed and read the request journal; bind --host 127.0.0.1 unless other machines must reach it. See ${DOCS_URL}/errors.md#petstore_admin_not_loopback`;
   return { line, warning };
+}
+
+/**
+ * The banner's `--metrics` line: where Prometheus scrapes, and that it takes no key.
+ *
+ * @example
+ * metricsExposure(listeningOn('http://localhost:8080/v1', '127.0.0.1'), '/metrics'); // 'Metrics for Prometheus on http://localhost:8080/metrics (no key: …)'
+ */
+export function metricsExposure(listening: Listening, path: string): string {
+  return `Metrics for Prometheus on ${new URL(path, listening.url).href}${beyondLoopback(listening)} (no key: anyone who reaches the port can read them)`;
+}
+
+/** What a banner line adds when the server listens beyond this machine: where, so no one mistakes it for loopback. */
+function beyondLoopback({ address, reach }: Listening): string {
+  if (reach === 'every interface') return ', listening on every interface';
+  return reach === 'beyond loopback' ? `, listening on ${address}, beyond loopback` : '';
 }

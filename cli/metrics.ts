@@ -113,7 +113,7 @@ export interface CommandMetrics {
  * and no `target_info`: it would carry only the SDK's name and version, which Prometheus's own
  * `job` and `instance` labels make useless.
  */
-export async function openMetrics(onError: (error: unknown) => void): Promise<CommandMetrics> {
+async function openMetrics(onError: (error: unknown) => void): Promise<CommandMetrics> {
   const [, sdk, prometheus, host] = (await importAll(METRICS_PACKAGES, '--metrics')) as [
     typeof import('@opentelemetry/api'),
     typeof import('@opentelemetry/sdk-metrics'),
@@ -194,6 +194,21 @@ export function withMetricsPath(petstore: PetStore, metrics: CommandMetrics): Pe
 }
 
 /**
+ * What the command reports through, for its flags: with `--metrics`, its own metrics (a package it
+ * cannot load is a {@link MissingPackages}), and the store's telemetry when anything would record.
+ *
+ * @example
+ * const { metrics, telemetry } = await openCommandTelemetry(settings.metrics, onError);
+ */
+export async function openCommandTelemetry(
+  metricsOn: boolean,
+  onError: (error: unknown) => void,
+): Promise<{ readonly metrics: CommandMetrics | undefined; readonly telemetry: Telemetry | undefined }> {
+  const metrics = metricsOn ? await openMetrics(onError) : undefined;
+  return { metrics, telemetry: await commandTelemetry(metrics?.meterProvider) };
+}
+
+/**
  * The store's telemetry for the command: when @opentelemetry/api is installed and something would
  * record (a tracer or meter provider the user registered, with an SDK loaded by `node --import`,
  * or the command's own MeterProvider from `--metrics`), what `openTelemetry()` makes of the global
@@ -202,7 +217,7 @@ export function withMetricsPath(petstore: PetStore, metrics: CommandMetrics): Pe
  * registered every request would still open and end an observation that records nothing. The
  * telemetry module is imported only when used, so the command never needs the API otherwise.
  */
-export async function commandTelemetry(meterProvider?: ApiMeterProvider): Promise<Telemetry | undefined> {
+async function commandTelemetry(meterProvider?: ApiMeterProvider): Promise<Telemetry | undefined> {
   const name = METRICS_PACKAGES[0];
   let api: typeof import('@opentelemetry/api');
   try {

@@ -87,12 +87,11 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
     return reply;
   };
   return (request, host) => {
-    const start = performance.now();
     const observation = telemetry && begin(telemetry, request, config.onError);
     // Telemetry with nothing to record it (no provider) and no access log: answered as without them, in
-    // the answer's own promise: no notes, no address, no second async frame.
+    // the answer's own promise: no clock read, no notes, no address, no second async frame.
     if (!observation && !observe) return answer(request, host);
-    return watched(request, host, start, observation);
+    return watched(request, host, performance.now(), observation);
   };
 }
 

@@ -1,5 +1,5 @@
 /** petstore-service/opentelemetry: the store's traces and metrics through the OpenTelemetry API, for `createPetStore({ telemetry })`. */
-import { propagation, trace, type MeterProvider, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
+import { propagation, ProxyTracerProvider, trace, type MeterProvider, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
 import { assertKnownOptions, type LimitStore, type PetStorage, type StoreDatabase, type StoreTelemetry, type Telemetry } from '../src/index.ts';
 import { SCOPE, VERSION } from './conventions.ts';
 import { Meters } from './metrics.ts';
@@ -69,10 +69,11 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
     }
   }
   // The API's global tracer provider is a proxy: its tracer starts recording once a provider is registered.
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, VERSION);
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const tracer = tracerProvider.getTracer(SCOPE, VERSION);
   const meters = new Meters(options.meterProvider);
   // The `propagation` API itself reads through whichever propagator is registered when a request comes.
-  const request: RequestTelemetry = { tracer, propagator: options.propagator ?? propagation, meters };
+  const request: RequestTelemetry = { tracer, tracing: tracingOf(tracerProvider), propagator: options.propagator ?? propagation, meters };
   const begin: StoreTelemetry['begin'] = (arrived) => beginRequest(request, arrived);
   return {
     forStore({ storage, limitStore }) {
@@ -85,6 +86,17 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       };
     },
   };
+}
+
+/**
+ * Whether `provider` may record, asked per request: false only while it is the API's global proxy
+ * with nothing registered behind it (its delegate is then the API's one no-op provider); a provider
+ * registered later answers true from then on.
+ */
+function tracingOf(provider: TracerProvider): () => boolean {
+  if (!(provider instanceof ProxyTracerProvider)) return () => true;
+  const unregistered = new ProxyTracerProvider().getDelegate();
+  return () => provider.getDelegate() !== unregistered;
 }
 
 /** Whether a store keeps its data in a database server, whose calls are worth a span each. */

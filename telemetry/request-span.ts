@@ -31,10 +31,12 @@ const HEADERS: TextMapGetter<ObservedRequest> = {
  * Where a request's span comes from and its metrics go: one per `openTelemetry()`.
  *
  * @example
- * const request: RequestTelemetry = { tracer: provider.getTracer(SCOPE), propagator: propagation, meters: new Meters(undefined) };
+ * const request: RequestTelemetry = { tracer: provider.getTracer(SCOPE), tracing: () => true, propagator: propagation, meters: new Meters(undefined) };
  */
 export interface RequestTelemetry {
   readonly tracer: Tracer;
+  /** Whether the tracer may record: false while it is the API's global proxy with no provider registered behind it. */
+  readonly tracing: () => boolean;
   readonly propagator: Pick<TextMapPropagator, 'extract'>;
   readonly meters: Meters;
 }
@@ -46,15 +48,17 @@ export interface RequestTelemetry {
  * `undefined`), and the request costs what it would without telemetry, but for this call.
  *
  * @example
- * const observation = beginRequest({ tracer, propagator, meters }, request);
+ * const observation = beginRequest({ tracer, tracing, propagator, meters }, request);
  * await (observation ? observation.within(() => handle(request)) : handle(request));
  * observation?.end({ path: '/v1/pets', status: 200, notes: { route: '/v1/pets' }, clientAddress: undefined, ms: 1.5 });
  */
-export function beginRequest({ tracer, propagator, meters }: RequestTelemetry, request: ObservedRequest): RequestObservation | undefined {
+export function beginRequest({ tracer, tracing, propagator, meters }: RequestTelemetry, request: ObservedRequest): RequestObservation | undefined {
+  const instruments = meters.instruments();
+  // Nothing registered: not even the URL is read (on node:http it is a string built per request). Bench: the telemetry table.
+  if (instruments === undefined && !tracing()) return undefined;
   const method = methodOf(request.method);
   const parent = propagator.extract(context.active(), request, HEADERS);
   const span = tracer.startSpan(method, serverStart(method, request.url), parent);
-  const instruments = meters.instruments();
   // A no-op tracer's span without a caller's trace has the invalid context: nothing below it could record either.
   // Compared, not validated: isSpanContextValid runs two regular expressions, on every unrecorded request here.
   if (instruments === undefined && span.spanContext().traceId === INVALID_TRACEID) return undefined;
