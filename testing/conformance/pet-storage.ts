@@ -101,27 +101,23 @@ export function describePetStorageConformance(name: string, makeStorage: MakePet
       expect(await storage.list({ after: 0, limit: 10, status: 'pending' })).toEqual([stored]);
     });
 
-    it('counts, when it can, exactly the pets it stored: not a replayed create, not a racing one twice', async (context) => {
+    it('holds exactly the pets it stored, as a full page and its count (when it has one) tell: not a replayed create, not a racing one twice', async () => {
       const storage = await makeStorage();
-      if (!storage.count) return context.skip('the storage has no count');
-      expect(await storage.count()).toBe(0);
+      if (storage.count) expect(await storage.count()).toBe(0);
       await storage.create(pet('a', 'sold'));
       await storage.createOnce('k4', 'f', pet('b'), 2_000, 1_000);
       await storage.createOnce('k4', 'f', pet('b'), 2_000, 1_500);
       await Promise.all(Array.from({ length: 20 }, (_, i) => storage.create(pet(`p${i}`, i % 2 ? 'pending' : undefined))));
-      expect(await storage.count()).toBe(22);
+      expect(await storage.list({ after: 0, limit: 100 })).toHaveLength(22);
+      if (storage.count) expect(await storage.count()).toBe(22);
     });
 
-    it('answers a ping, when it has one, while its database is up', async (context) => {
+    it('names the database it can be down with: a storage with a ping names it, for people and by OpenTelemetry system, and its ping answers while it is up', async () => {
       const storage = await makeStorage();
-      if (!storage.ping) return context.skip('the storage has no ping');
-      await expect(storage.ping()).resolves.toBeUndefined();
-    });
-
-    it('names its database, when it has one, by OpenTelemetry system and by the name people know', async (context) => {
-      const storage = await makeStorage();
-      if (!storage.database) return context.skip('the storage names no database');
+      // /readyz names what does not answer: a store that can be down says what it is.
+      if (!storage.database) return expect(storage.ping).toBeUndefined();
       expect(storage.database).toEqual({ system: expect.stringMatching(/^[a-z][a-z0-9_.]*$/), name: expect.stringMatching(/\S/) });
+      if (storage.ping) await expect(storage.ping()).resolves.toBeUndefined();
     });
   });
 }
