@@ -54,7 +54,9 @@ export interface Composed {
 export function compose({ config: options, clock, standingFaults = [], observe, layers, bounds }: Composition): Composed {
   // Telemetry sees the storages first: a call to PostgreSQL or Redis becomes a child span of its request.
   const telemetry = options.telemetry?.forStore({ storage: options.storage, limitStore: options.limitStore });
-  const config = telemetry ? { ...options, storage: telemetry.storage, limitStore: telemetry.limitStore } : options;
+  // A copy only when a storage was wrapped: the options object the path reads stays the one resolveOptions made.
+  const wrapped = telemetry && (telemetry.storage !== options.storage || telemetry.limitStore !== options.limitStore);
+  const config = wrapped ? { ...options, storage: telemetry.storage, limitStore: telemetry.limitStore } : options;
   const controlled = clock !== undefined || config.admin !== undefined;
   if ((controlled || standingFaults.length > 0) && !layers) throw new TypeError('compose: a clock, the admin API or standing faults need the control layers');
   const api = controlled ? undefined : createAnswer(config);
