@@ -16,7 +16,7 @@ import type { ResolvedOptions } from './options.ts';
 import { ApiError } from './response/api-error.ts';
 import { errorReply, injectedReply, render, withHeaders, type Reply } from './response/reply.ts';
 import { DOCS_URL } from './response/warning.ts';
-import { readiness, type ReadinessCheck } from './storage/readiness.ts';
+import { cachedReadiness, type ReadinessCheck } from './storage/readiness.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
 const UNDECLARED =
@@ -65,11 +65,12 @@ export function createAnswer(config: ResolvedOptions): Answer {
     { keeps: 'pets', database: storage.database, ping: storage.ping?.bind(storage) },
     { keeps: 'rate limits', database: limitStore.database, ping: limitStore.ping?.bind(limitStore) },
   ];
+  const readiness = cachedReadiness(stores, config.now);
 
   /** The answer of `/readyz`, as {@link health}'s for any method but GET and HEAD. */
   function ready(request: ApiRequest): Reply | Promise<Reply> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return health(request, READY_ROUTE);
-    return readiness(stores);
+    return readiness();
   }
 
   /** Counts the request against its key, or against its client address when it has no valid key. */
@@ -110,13 +111,13 @@ export function createAnswer(config: ResolvedOptions): Answer {
   async function answer(request: ApiRequest, target: Target | '*', host: Host, injected: Injected | undefined): Promise<Reply> {
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
     const { notes } = host;
-    if (target.pathname === HEALTH_ROUTE.path) {
-      if (notes) notes.route = HEALTH_ROUTE.path;
-      return unlessInjected(health(request, HEALTH_ROUTE), injected, allowedMethods(HEALTH_ROUTE));
-    }
-    if (target.pathname === READY_ROUTE.path) {
-      if (notes) notes.route = READY_ROUTE.path;
-      return unlessInjected(await ready(request), injected, allowedMethods(READY_ROUTE));
+    if (target.pathname === HEALTH_ROUTE.path || target.pathname === READY_ROUTE.path) {
+      const probe = target.pathname === HEALTH_ROUTE.path ? HEALTH_ROUTE : READY_ROUTE;
+      if (notes) notes.route = probe.path;
+      // Refused before anything reads it, whatever the method: a probe's body is never wanted.
+      if (declaresBody(request)) return unlessInjected(errorReply(bodyRefused(probe.path), config.onError), injected);
+      const reply = probe === HEALTH_ROUTE ? health(request, HEALTH_ROUTE) : await ready(request);
+      return unlessInjected(reply, injected, allowedMethods(probe));
     }
     const path = pathUnderBase(target.pathname, config.basePath);
     const served = `${target.mountPath}${config.basePath}`;
@@ -209,6 +210,25 @@ function health(request: ApiRequest, route: { readonly path: string; readonly me
   if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(route) } };
   handlerFor(route, request.method);
   return HEALTH_ROUTE.methods.GET();
+}
+
+/**
+ * Whether a request says a body follows: a `Content-Length` above 0, or any `Transfer-Encoding`
+ * (RFC 9112 §6.1). Asked of the probes, which take none, before anything reads a byte of it.
+ */
+function declaresBody(request: ApiRequest): boolean {
+  const length = request.headers.get('content-length');
+  return request.headers.has('transfer-encoding') || (length !== null && !/^0*$/.test(length.trim()));
+}
+
+/**
+ * The probes' answer to a body: a 413 (the body is larger than the none they take) with
+ * `Connection: close`, as for a body over `maxBodyBytes`, so the server drops the unread rest with
+ * the connection instead of reading a gigabyte to keep it open.
+ */
+function bodyRefused(path: string): ApiError {
+  const message = `${path} takes no request body; send the request without one.`;
+  return new ApiError({ status: 413, code: 'payload_too_large', message, headers: { Connection: 'close' } });
 }
 
 /** What the path noted of the caller and the limits' ruling, for telemetry. */

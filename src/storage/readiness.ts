@@ -10,6 +10,15 @@ import type { StoreDatabase } from './database.ts';
 export const READY_TIMEOUT_MS = 2_000;
 
 /**
+ * How long one check's answer is given again: a probe asking every second, or a flood asking
+ * thousands of times, costs the databases at most one `SELECT 1` and one `PING` a second.
+ *
+ * @example
+ * const stale = now() - checkedAt >= READY_REUSE_MS;
+ */
+export const READY_REUSE_MS = 1_000;
+
+/**
  * A store as readiness asks it: what it keeps (`pets`, `rate limits`), where, and how to ask.
  *
  * @example
@@ -45,6 +54,39 @@ export async function readiness(checks: readonly ReadinessCheck[]): Promise<Repl
   const named = [...down].map(([name, keeps]) => `${name} (${keeps.join(', ')})`);
   const message = `Not ready: ${named.join(' and ')} ${named.length > 1 ? 'do' : 'does'} not answer.`;
   return errorReply(new ApiError({ status: 503, code: 'service_unavailable', message, headers: { 'Cache-Control': 'no-store' } }), () => {});
+}
+
+/**
+ * {@link readiness} bounded: a result at most {@link READY_REUSE_MS} old (on `now`, the store's
+ * clock) is given again, and callers that come while a check runs share it, so the databases see
+ * at most one check in flight and one a second however many callers ask. Its age counts from when
+ * it was asked, so no caller gets a result older than that; a clock set back counts it stale.
+ *
+ * @example
+ * const ready = cachedReadiness([{ keeps: 'pets', database, ping }], Date.now);
+ * const reply = await ready();
+ */
+export function cachedReadiness(checks: readonly ReadinessCheck[], now: () => number): () => Promise<Reply> {
+  let last: { readonly at: number; readonly reply: Reply } | undefined;
+  let running: Promise<Reply> | undefined;
+  return () => {
+    if (running) return running;
+    const at = now();
+    if (last && at - last.at >= 0 && at - last.at < READY_REUSE_MS) return Promise.resolve(last.reply);
+    const check = readiness(checks).then(
+      (reply) => {
+        last = { at, reply };
+        running = undefined;
+        return reply;
+      },
+      (error: unknown) => {
+        running = undefined;
+        throw error;
+      },
+    );
+    running = check;
+    return check;
+  };
 }
 
 /** Whether `ping` resolves within the timeout; what it rejects with stays here, as a probe asks often and the 503 already says it. */
