@@ -1,4 +1,5 @@
 /** The admin API: a fake backend's controls over HTTP under `/__admin`, outside the base path, behind a Bearer token. */
+import ipaddr from 'ipaddr.js';
 import {
   allowedMethods,
   anonymousSubject,
@@ -19,6 +20,7 @@ import {
   type Host,
   type Reply,
   type ResolvedOptions,
+  type Subject,
 } from '../src/index.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { pathAndQuery } from './journal.ts';
@@ -36,6 +38,23 @@ function sameSecret(given: string, expected: string): boolean {
   let difference = given.length ^ expected.length;
   for (let i = 0; i < expected.length; i++) difference |= (given.charCodeAt(i) || 0) ^ expected.charCodeAt(i);
   return difference === 0;
+}
+
+/** The first ban for wrong admin tokens; each next one in the same UTC day doubles, up to `banDurationMs`. */
+const FIRST_BAN_MS = 1_000;
+/** The most callers remembered as having shown the token behind a forgeable header (see {@link guesserOf}). */
+const KNOWN_CALLERS = 1_024;
+
+const isLoopback = (address: string | undefined) => address !== undefined && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+
+/**
+ * Whom a wrong admin token is held against: `subject`, and with it `peer` when the caller's
+ * address came from a header any peer may write (`trustProxy` as a hop count believes whoever
+ * connects). Absent for a caller on this machine that no proxy speaks for.
+ */
+interface Guesser {
+  readonly subject: Subject;
+  readonly peer?: Subject;
 }
 
 /** Resolved options with the admin API on. */
@@ -78,29 +97,74 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
   const { handle } = worlds;
   const ofSandboxes = sandboxRoutes(worlds.sandboxes);
   const callerAddress = createCallerAddress(options);
-  // Wrong tokens are banned per address as refused API requests are (banThreshold, banDurationMs,
-  // the option's clock), in a store of their own: a reset, which any caller with the token may
-  // send, must not lift a guesser's ban, and a guesser's ban must not take the API's budget.
-  const strikes = createStrikes({ ...options, limitStore: memoryLimitStore(), what: 'wrong admin tokens' });
+  // Wrong tokens are banned as refused API requests are (banThreshold, the option's clock), in a
+  // store of their own: a reset, which any caller with the token may send, must not lift a
+  // guesser's ban, and a guesser's ban must not take the API's budget. Bans start at a second and
+  // double, so whoever shares a guesser's subject waits seconds, while guessing stays as slow.
+  const strikes = createStrikes({ ...options, firstBanMs: FIRST_BAN_MS, limitStore: memoryLimitStore(), what: 'wrong admin tokens' });
+  // Any peer's word is believed under a hop count: someone reaching the port directly can write any address.
+  const forgeable = typeof options.trustProxy === 'number' && options.trustProxy > 0 && options.clientAddress === undefined;
+  // Callers that showed the token behind such a header: a guesser's ban of the peer does not hold them.
+  const known = new Set<Subject>();
+
+  /**
+   * Whom a request's guesses count against. A caller on loopback that no proxy speaks for is
+   * exempt: only this machine can be it, and banning it would lock out every local client (the
+   * operator's tests among them) for one stale token. Behind a forgeable header, the ban is on the
+   * pair of forwarded address and peer, so a forger bans only itself, and the peer's own count
+   * keeps a forger rotating addresses to the threshold's guesses.
+   */
+  function guesserOf(request: Request, host: Host): Guesser | undefined {
+    const peer = host.clientAddress;
+    const caller = callerAddress(request, host);
+    if (caller === peer && isLoopback(peer)) return undefined;
+    const subject = anonymousSubject(caller, ipv6Subnet);
+    if (!forgeable || caller === peer) return { subject };
+    const peerSubject = anonymousSubject(peer, ipv6Subnet);
+    return { subject: `${subject} via ${peerSubject}`, peer: peerSubject };
+  }
+
+  /** The ban `guesser` is under, if any: its own, or its peer's unless it showed the token before. */
+  async function banOf({ subject, peer }: Guesser) {
+    return (await strikes.banned(subject)) ?? (peer !== undefined && !known.has(subject) ? await strikes.banned(peer) : undefined);
+  }
+
+  /** Counts a wrong token against `guesser`: the ban it earns, if it earns one. */
+  async function strike({ subject, peer }: Guesser) {
+    const own = await strikes.strike(subject);
+    const ofPeer = peer === undefined ? undefined : await strikes.strike(peer);
+    return own ?? ofPeer;
+  }
+
+  /** Remembers a caller behind a forgeable header that showed the token, the oldest forgotten first. */
+  function remember({ subject, peer }: Guesser) {
+    if (peer === undefined || known.has(subject)) return;
+    if (known.size >= KNOWN_CALLERS) known.delete(known.values().next().value!);
+    known.add(subject);
+  }
 
   async function answer(request: Request, host: Host, { path: fullPath, mountPath }: AdminTarget): Promise<Reply> {
-    const subject = anonymousSubject(callerAddress(request, host), ipv6Subnet);
-    // A banned address is refused whatever it sends: otherwise the ban would only tell a guesser which token is right.
-    const banned = await strikes.banned(subject);
+    const guesser = guesserOf(request, host);
+    // A banned caller is refused whatever it sends: otherwise the ban would only tell a guesser which token is right.
+    const banned = guesser && (await banOf(guesser));
     if (banned) throw banned;
     const authorization = request.headers.get('authorization');
     const given = bearerToken(authorization);
     if (given === undefined || !sameSecret(given, token)) {
       // No Authorization header guesses nothing (a browser's preflight, a first try): only a wrong one counts.
-      const ban = authorization === null ? undefined : await strikes.strike(subject);
+      const ban = authorization === null || !guesser ? undefined : await strike(guesser);
       if (ban) throw ban;
       throw new ApiError({
         status: 401,
         code: 'unauthorized',
-        message: 'The admin API needs Authorization: Bearer <admin token>.',
+        message:
+          authorization === null
+            ? 'The admin API needs Authorization: Bearer <admin token>.'
+            : 'The admin token is wrong: send Authorization: Bearer <admin token>, the token the server was started with.',
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' },
       });
     }
+    if (guesser) remember(guesser);
     const { routes, path } = routesFor(fullPath, worlds, ofSandboxes);
     const match = matchRoute<(typeof routes)[number]>(routes, path);
     // Named under the host's mount (/api/__admin when mounted at /api), where the client can reach it.

@@ -42,6 +42,20 @@ const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status:
 /** `GET /readyz` beside it: the readiness probe, 503 while a database the stores keep their data in does not answer (src/storage/readiness.ts). */
 const READY_ROUTE = { path: '/readyz', methods: { GET: true } };
 
+/**
+ * Where the admin API answers when it is on (controls/admin.ts takes those paths first): with it
+ * off, a request there meets this 404, which says how to turn it on rather than where the API is.
+ */
+const isAdminPath = (pathname: string) => pathname === '/__admin' || pathname.startsWith('/__admin/');
+const adminOff = () =>
+  new ApiError({
+    status: 404,
+    code: 'not_found',
+    message:
+      'The admin API is off: start the command with --admin-token or PETSTORE_ADMIN_TOKEN, or pass the admin option ({ admin: { token } }) in code. ' +
+      `See ${DOCS_URL}/testing.md#over-http-the-admin-api`,
+  });
+
 /** The request path for resolved options, as Responses: what the controls rebuild on every reset. */
 export function createHandle(config: ResolvedOptions): Handle {
   return handleOf(createAnswer(config));
@@ -121,6 +135,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     }
     const path = pathUnderBase(target.pathname, config.basePath);
     const served = `${target.mountPath}${config.basePath}`;
+    if (path === undefined && isAdminPath(target.pathname)) throw adminOff();
     if (path === undefined) throw notFound(target.pathname, served, `This API is served under ${served}/.`);
     // Where the URLs we write start: never the request's Host, which the client chose.
     const base = config.publicUrl ?? served;

@@ -4,6 +4,7 @@ import type { LimitStore, QuotaWindow, Subject } from './limit-store.ts';
 import { secondsUntil } from './limiter.ts';
 
 const MINUTE = 60_000;
+const DAY = 86_400_000;
 
 /** Settings of {@link createStrikes}: the options the rate limiter's bans are made of. */
 export interface StrikeSettings {
@@ -11,7 +12,14 @@ export interface StrikeSettings {
   readonly now: () => number;
   /** A subject is banned when its wrong guesses within one minute window exceed this. */
   readonly banThreshold: number;
+  /** How long a ban lasts; with `firstBanMs`, the longest a ban grows to. */
   readonly banDurationMs: number;
+  /**
+   * When given, bans start this short and double with each ban of the subject in the same UTC day,
+   * up to `banDurationMs`: a guesser is slowed as much as a long ban would, while someone who
+   * shares its subject (or whose address it forged) waits seconds rather than the whole duration.
+   */
+  readonly firstBanMs?: number;
   /** What was guessed wrong, for the 429's message: `'wrong admin tokens'`. */
   readonly what: string;
 }
@@ -32,17 +40,28 @@ export interface Strikes {
 /**
  * Strikes on `limitStore`: wrong guesses counted per UTC minute with the store's `reject`, a ban
  * set with its `ban` and read with its `take`, so they follow the same threshold, duration and
- * clock as the bans of refused API requests, and a shared store shares them.
+ * clock as the bans of refused API requests (growing from `firstBanMs` when given), and a shared
+ * store shares them.
  *
  * @example
- * const strikes = createStrikes({ limitStore, now, banThreshold: 10, banDurationMs: 900_000, what: 'wrong admin tokens' });
+ * const strikes = createStrikes({ limitStore, now, banThreshold: 10, banDurationMs: 900_000, firstBanMs: 1_000, what: 'wrong admin tokens' });
  * const refusal = (await strikes.banned('address:192.0.2.7')) ?? (await strikes.strike('address:192.0.2.7'));
  */
-export function createStrikes({ limitStore, now: clock, banThreshold, banDurationMs, what }: StrikeSettings): Strikes {
+export function createStrikes({ limitStore, now: clock, banThreshold, banDurationMs, firstBanMs, what }: StrikeSettings): Strikes {
   // The window take() counts every guess in (right or wrong) never fills: it is read only for a ban.
   const minuteOf = (now: number): QuotaWindow => {
     const start = Math.floor(now / MINUTE) * MINUTE;
     return { name: 'minute', limit: Number.MAX_SAFE_INTEGER, start, end: start + MINUTE };
+  };
+  // The bans of a subject so far today, counted under a subject of their own in the same store.
+  const dayOf = (now: number): QuotaWindow => {
+    const start = Math.floor(now / DAY) * DAY;
+    return { name: 'day', limit: Number.MAX_SAFE_INTEGER, start, end: start + DAY };
+  };
+  const durationOf = async (subject: Subject, now: number) => {
+    if (firstBanMs === undefined) return banDurationMs;
+    const bans = await limitStore.reject(`${subject}#bans`, dayOf(now), now);
+    return Math.min(banDurationMs, firstBanMs * 2 ** Math.min(bans - 1, 52));
   };
   const refusal = (until: number, now: number) => {
     const seconds = secondsUntil(until, now);
@@ -63,7 +82,7 @@ export function createStrikes({ limitStore, now: clock, banThreshold, banDuratio
       const now = clock();
       const strikes = await limitStore.reject(subject, minuteOf(now), now);
       if (strikes <= banThreshold) return undefined;
-      const until = now + banDurationMs;
+      const until = now + (await durationOf(subject, now));
       await limitStore.ban(subject, until, now);
       return refusal(until, now);
     },
