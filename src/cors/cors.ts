@@ -28,6 +28,16 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'Access-Control-Max-Age': '600',
 };
 
+/**
+ * Chromium's Private Network Access: a page on a public origin asks, in its preflight, to reach
+ * a server on a private or loopback address (`Access-Control-Request-Private-Network: true`), and
+ * is let through only if the answer grants it. Granted to every origin the `cors` option allows,
+ * wherever the server listens: the operator who listed it (or gave `*`) chose that page, and the
+ * API holds nothing a page can use without a key it holds itself (no cookies, no ambient
+ * credentials). docs/security.md says so.
+ */
+const PRIVATE_NETWORK = { 'Access-Control-Allow-Private-Network': 'true' };
+
 /** True for a CORS preflight: answered without a key, since browsers never send one on it. */
 export function isPreflight(request: ApiRequest): boolean {
   return request.method === 'OPTIONS' && request.headers.has('origin') && request.headers.has('access-control-request-method');
@@ -41,5 +51,11 @@ export function corsHeaders(request: ApiRequest, cors: '*' | readonly string[] |
   const vary = { Vary: 'Origin' };
   // An origin outside the list gets no CORS headers at all, so the browser blocks it.
   if (origin === null || (cors !== '*' && !cors.includes(origin))) return vary;
-  return { 'Access-Control-Allow-Origin': origin, ...ALLOWED, ...vary };
+  const headers = { 'Access-Control-Allow-Origin': origin, ...ALLOWED, ...vary };
+  return asksPrivateNetwork(request) ? Object.assign(headers, PRIVATE_NETWORK) : headers;
+}
+
+/** A preflight of a page asking to reach this server on a private network (Chromium's Private Network Access). */
+function asksPrivateNetwork(request: ApiRequest): boolean {
+  return isPreflight(request) && request.headers.get('access-control-request-private-network')?.trim().toLowerCase() === 'true';
 }

@@ -83,7 +83,7 @@ function options(
     description:
       `204 with \`Allow\` and the quota headers; counted like any request${needsKey ? ', and needs the API key' : ''}. A CORS preflight (\`Origin\` and ` +
       '`Access-Control-Request-Method`) is answered without a key and not counted: 204 with the CORS headers when the `cors` option allows the ' +
-      'origin, with none otherwise. Any method not in `Allow` answers 405 `method_not_allowed` with the same `Allow`, the quota headers and an Error body.',
+      'origin (with `Access-Control-Allow-Private-Network: true` when it asks for the private network), with none otherwise. Any method not in `Allow` answers 405 `method_not_allowed` with the same `Allow`, the quota headers and an Error body.',
     ...(needsKey ? {} : { security: [] }),
     responses: {
       204: response('The methods, in `Allow`.', {

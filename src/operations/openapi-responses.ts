@@ -90,6 +90,11 @@ const CORS_HEADER_DEFINITIONS: Record<string, OpenApiObject> = {
     { type: 'integer', minimum: 0 },
     false,
   ),
+  'Access-Control-Allow-Private-Network': headerObject(
+    'On a preflight with `Access-Control-Request-Private-Network: true` from an origin the `cors` option allows: `true` (Private Network Access).',
+    { type: 'string', enum: ['true'] },
+    false,
+  ),
   Vary: headerObject('`Origin` whenever the `cors` option is set: whether CORS headers come depends on it.', { type: 'string' }, false),
 };
 

@@ -58,4 +58,32 @@ describe('CORS', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('vary')).toBe('Origin');
   });
+
+  describe('private network access (a public page calling a server on loopback)', () => {
+    const privatePreflight = (origin: string) => ({
+      method: 'OPTIONS',
+      headers: { ...preflight.headers, origin, 'access-control-request-private-network': 'true' },
+    });
+
+    it('answers a preflight asking for the private network with Access-Control-Allow-Private-Network: true when the origin is allowed', async () => {
+      for (const cors of ['*', ['https://app.example']] as const) {
+        const server = await startServer({ cors });
+        const response = await fetch(`${server.url}/pets`, privatePreflight('https://app.example'));
+        expect([response.status, response.headers.get('access-control-allow-origin'), response.headers.get('access-control-allow-private-network')]).toEqual([
+          204,
+          'https://app.example',
+          'true',
+        ]);
+      }
+    });
+
+    it('grants it to no origin outside the list, to no preflight that did not ask, and to nothing with CORS off', async () => {
+      const listed = await startServer({ cors: ['https://app.example'] });
+      const outside = await fetch(`${listed.url}/pets`, privatePreflight('https://evil.example'));
+      const unasked = await fetch(`${listed.url}/pets`, preflight);
+      const off = await startServer();
+      const offAnswer = await fetch(`${off.url}/pets`, privatePreflight('https://app.example'));
+      for (const response of [outside, unasked, offAnswer]) expect(response.headers.get('access-control-allow-private-network')).toBeNull();
+    });
+  });
 });

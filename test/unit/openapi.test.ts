@@ -16,6 +16,7 @@ const CORS_HEADERS = [
   'Access-Control-Allow-Headers',
   'Access-Control-Expose-Headers',
   'Access-Control-Max-Age',
+  'Access-Control-Allow-Private-Network',
   'Vary',
 ];
 
