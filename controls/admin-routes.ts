@@ -3,7 +3,7 @@ import { parseInput, type Reply } from '../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
 import { FaultRuleSchema } from './admin-schemas.ts';
 import { seedSchemaFor } from './seed-schemas.ts';
-import { ClockChangeSchema, timeAfterAdvance } from './clock-schemas.ts';
+import { ClockChangeSchema, timeAfterAdvance, timeOf } from './clock-schemas.ts';
 import type { Controls } from './controls.ts';
 import type { PendingFault } from './faults.ts';
 import { pathAndQuery, verificationFailure } from './journal.ts';
@@ -81,7 +81,7 @@ export function adminRoutes(controls: Controls) {
         async POST({ body }) {
           const change = parseInput(ClockChangeSchema, await body(), 'body');
           if (change.advanceMs !== undefined) controls.clock.set(timeAfterAdvance(controls.clock.now(), change.advanceMs));
-          else controls.clock.set(Date.parse(change.set!));
+          else controls.clock.set(timeOf(change.set!));
           return json(200, now());
         },
       },

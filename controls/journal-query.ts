@@ -1,6 +1,7 @@
 /** Queries over the journal, as the admin API takes them: filters from a query string, the exchanges they name, how many. */
 import { parseInput } from '../src/index.ts';
 import { matching, type RecordedExchange, type RequestMatcher } from './journal.ts';
+import { timeOf } from './clock-schemas.ts';
 import { JournalQuerySchema, type JournalQuery } from './journal-schemas.ts';
 
 /**
@@ -32,7 +33,7 @@ function filterOf({ method, path, status, since, limit }: JournalQuery): Journal
     ...(method !== undefined && { method }),
     ...(path !== undefined && { path }),
     ...(status !== undefined && { status: Number(status) }),
-    ...(since !== undefined && { since: Date.parse(since) }),
+    ...(since !== undefined && { since: timeOf(since) }),
     ...(limit !== undefined && { limit: Number(limit) }),
   };
 }

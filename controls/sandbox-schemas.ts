@@ -21,7 +21,12 @@ export const NewSandboxSchema = v.pipe(
  */
 export function newSandboxSchemaFor(input: unknown) {
   const seed = typeof input === 'object' && input !== null ? (input as { seed?: unknown }).seed : undefined;
-  return v.strictObject({ seed: v.optional(seedSchemaFor(seed)) }, NOT_A_NEW_SANDBOX);
+  // valibot's object schemas take an array as an object with no fields: `[]` would open a sandbox.
+  const fields = v.strictObject({ seed: v.optional(seedSchemaFor(seed)) }, NOT_A_NEW_SANDBOX);
+  return v.pipe(
+    v.custom<unknown>((body) => !Array.isArray(body), 'must be a JSON object, {} or {"seed": …}'),
+    fields,
+  );
 }
 
 const KEY_FORMAT = 'psbx_<id>_<plan>_<32 random characters>';

@@ -3,9 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { adminServer, FREE, json } from '../helpers/admin-server.ts';
 import { expectError } from '../helpers/server.ts';
 
-/** How the admin API names the times a clock may show. */
-const DATE_RANGE = 'the Date range, -271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z';
-
 describe('POST /__admin/clock', () => {
   it('moves the clock: a free key limited for the minute is admitted again after advancing 60 s, and set takes an ISO date', async () => {
     const server = await adminServer();
@@ -27,8 +24,8 @@ describe('POST /__admin/clock', () => {
   it('stops the clock at the end of the Date range for any advanceMs the document allows past it, and the store keeps answering', async () => {
     const server = await adminServer();
     await server.admin('/clock', json({ set: '2026-06-01T12:00:00Z' }));
-    // The document's largest advanceMs, which Schemathesis sent as 17279999999999999 and saw refused.
-    const largest = await server.admin('/clock', json({ advanceMs: 17_280_000_000_000_000 }));
+    // The document's largest advanceMs, a number below 2^53 so the next one past it is a JSON number too.
+    const largest = await server.admin('/clock', json({ advanceMs: 8_640_000_000_000_000 }));
     expect(largest.status).toBe(200);
     expect(await largest.json()).toEqual({ now: '+275760-09-13T00:00:00.000Z' });
     expect((await server.api('/pets')).status).toBe(200);
@@ -42,28 +39,33 @@ describe('POST /__admin/clock', () => {
     expect((await server.api('/pets')).status).toBe(200);
   });
 
-  it('refuses advanceMs past the length of the Date range with one problem that names the range', async () => {
+  it('refuses advanceMs past 8640000000000000 (from 1970 to the end of the Date range) with one problem that names the bound', async () => {
     const server = await adminServer();
-    for (const advanceMs of [17_280_000_000_000_002, 1e300]) {
-      const far = await expectError(await server.admin('/clock', json({ advanceMs })), 400, 'invalid_request');
+    // 17280000000000001 is what Schemathesis sent when the bound was twice this: no double, so read as the bound itself and served.
+    for (const advanceMs of ['8640000000000001', '17280000000000001', '1e300']) {
+      const far = await expectError(await server.admin('/clock', { method: 'POST', body: `{"advanceMs": ${advanceMs}}` }), 400, 'invalid_request');
       expect(far).toMatchObject({
-        message: `Invalid body: advanceMs must be at most 17280000000000000 ms, the length of ${DATE_RANGE}.`,
+        message: 'Invalid body: advanceMs must be at most 8640000000000000 ms.',
         details: [{ field: 'advanceMs' }],
       });
       expect(far.details).toHaveLength(1);
     }
   });
 
-  it('sets the clock to any time it can show, years past 9999 and both ends of the Date range included, and names the range past them', async () => {
+  it('sets the clock to any time it can show, years past 9999 and both ends of the Date range included, and to the range’s end past it', async () => {
     const server = await adminServer();
     for (const now of ['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+010000-01-01T00:00:00.000Z', '-000001-06-01T12:00:00.000Z']) {
       expect(await (await server.admin('/clock', json({ set: now }))).json()).toEqual({ now });
       // What GET shows, set takes back.
       expect(await (await server.admin('/clock', json({ set: (await (await server.admin('/clock')).json()).now }))).json()).toEqual({ now });
     }
-    for (const set of ['+275760-09-13T00:00:00.001Z', '-271821-04-19T23:59:59.999Z', '+999999-01-01T00:00:00Z']) {
-      const refused = await expectError(await server.admin('/clock', json({ set })), 400, 'invalid_request');
-      expect([set, refused.details]).toEqual([set, [{ field: 'set', message: `must be within ${DATE_RANGE}` }]]);
+    // The document's pattern allows years to ±999999: each is served, the clock stopping at the end it lies past.
+    for (const [set, now] of [
+      ['+275760-09-13T00:00:00.001Z', '+275760-09-13T00:00:00.000Z'],
+      ['-271821-04-19T23:59:59.999Z', '-271821-04-20T00:00:00.000Z'],
+      ['+999999-01-01T00:00:00Z', '+275760-09-13T00:00:00.000Z'],
+    ]) {
+      expect([set, await (await server.admin('/clock', json({ set }))).json()]).toEqual([set, { now }]);
     }
     expect((await server.api('/pets')).status).toBe(200);
   });
