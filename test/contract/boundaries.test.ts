@@ -71,8 +71,12 @@ async function probeDocument(which: 'main' | 'admin') {
     const name = `${verb.toUpperCase()} ${template}`;
     const pathItem = (document.paths as Record<string, Node>)[template]!;
     const parameters = [...((pathItem.parameters as Node[]) ?? []), ...((operation.parameters as Node[]) ?? [])].map((p) => resolve(document, p));
+    // A path parameter off its pattern names no resource (a 404), and the main document's one
+    // patterned parameter is an opaque cursor (its pattern a shape, not a promise): not probed.
     const tried: [string, Probe, string | undefined][] = parameters.flatMap((p) =>
-      probesOf(p.name as string, resolve(document, p.schema as Node)).map((probe): [string, Probe, undefined] => [p.in as string, probe, undefined]),
+      probesOf(p.name as string, resolve(document, p.schema as Node))
+        .filter((probe) => probe.bound !== 'pattern' || (p.in !== 'path' && which === 'admin'))
+        .map((probe): [string, Probe, undefined] => [p.in as string, probe, undefined]),
     );
     const bodySchema = (operation.requestBody as { content?: Record<string, { schema: Node }> } | undefined)?.content?.['application/json']?.schema;
     if (bodySchema) {
@@ -80,7 +84,7 @@ async function probeDocument(which: 'main' | 'admin') {
       if (!samples) wrong.push(`${name}: no sample body to probe it with (add one to SAMPLES)`);
       for (const sample of samples ?? []) {
         for (const probe of bodyProbes(document, bodySchema, sample)) {
-          const isString = !/^-?[0-9]/.test(probe.text) || probe.bound.includes('Length');
+          const isString = probe.string === true || !/^-?[0-9]/.test(probe.text) || probe.bound.includes('Length');
           tried.push(['body', probe, withValue(sample, probe.field, probe.text, isString)]);
         }
       }

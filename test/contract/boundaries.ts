@@ -12,7 +12,39 @@ export interface Probe {
   readonly allowed: boolean;
   /** Which bound it tries, for the failure message: `maximum`, `maxLength + 1`. */
   readonly bound: string;
+  /** True when the value is a JSON string in a body (a date-time starts with a digit or a sign too). */
+  readonly string?: boolean;
 }
+
+/**
+ * Texts at the edges of the patterns the documents use, each judged by the pattern itself: signed
+ * and far years (`-000000` is none), days the calendar lacks, leap days, the Date range's ends, and
+ * the journal filters' odd corners Schemathesis found (`status=0`, `method=00000`, `path=/%00`).
+ */
+const PATTERN_EDGES = [
+  '-000000-04-01T00:00:00Z',
+  '+000000-02-29T00:00:00Z',
+  '-969650-11-31T22:49:00+18:02',
+  '-969650-11-30T22:49:00+18:02',
+  '+999999-12-31T23:59:59.999999999-23:59',
+  '-999999-01-01T00:00:00+23:59',
+  '+397271-11-30T21:24:58Z',
+  '-301902-07-17T23:45:00.709-21:55',
+  '+275760-09-13T00:00:00.001Z',
+  '-271821-04-19T23:59:59.999Z',
+  '2026-11-31T00:00:00Z',
+  '2100-02-29T00:00:00Z',
+  '2000-02-29T00:00:00Z',
+  '2026-01-01T24:00:00Z',
+  '0',
+  '999',
+  '1000',
+  '00000',
+  '/%00',
+  '73844208303',
+  '999999999999999',
+  '1000000000000000',
+];
 
 const at = (document: Node, ref: string): Node =>
   ref
@@ -61,7 +93,13 @@ export function probesOf(field: string, schema: Node): Probe[] {
       if (typeof schema[key] !== 'number') continue;
       add(String(schema[key]), true, key);
       add(String(nextDouble(schema[key] as number, direction)), false, `the next double past ${key}`);
+      // The next integer as a client writes it: past 2^53 a parser reads it as the bound itself, served though refused.
+      if (Number.isInteger(schema[key])) add(String(BigInt(schema[key] as number) + BigInt(direction)), false, `${key} ${direction > 0 ? '+' : '-'} 1`);
     }
+  }
+  if (schema.type === 'string' && typeof schema.pattern === 'string') {
+    const pattern = new RegExp(schema.pattern, 'u');
+    for (const text of PATTERN_EDGES) probes.push({ field, text, allowed: pattern.test(text), bound: 'pattern', string: true });
   }
   // A pattern says more than a length: the lengths are probed where the text is free.
   if (schema.type === 'string' && schema.pattern === undefined) {
