@@ -47,6 +47,12 @@ Options:
       --sandbox-idle <minutes>
                        with --admin-token: delete a sandbox unused this long, default 30
       --journal <n>    with --admin-token: the requests each journal keeps, default 10000
+      --journal-mib <n>
+                       with --admin-token: the MiB all journals keep together (every
+                       sandbox's and the main one), oldest out first, 1..1024, default 64
+      --pets <n>       with --admin-token: the most pets in all worlds together (every
+                       sandbox's and the main one; more is a 507), 1..10000000,
+                       default 250000
       --delay <ms|min-max>
                        for demos: answer every request this much later; a range
                        (100-400) draws each request's delay from it

@@ -34,6 +34,8 @@ const OPTIONS = {
   sandboxes: { type: 'string' },
   'sandbox-idle': { type: 'string' },
   journal: { type: 'string' },
+  'journal-mib': { type: 'string' },
+  pets: { type: 'string' },
   'trust-proxy': { type: 'string' },
   'proxy-header': { type: 'string' },
   log: { type: 'string' },
@@ -59,8 +61,14 @@ export interface Settings {
   readonly failRate: number;
   readonly stores: StoreSettings;
   readonly adminToken: string | undefined;
-  /** The admin API's bounds (`--sandboxes`, `--sandbox-idle`, `--journal`): each `undefined` for its default. */
-  readonly adminBounds: { readonly sandboxes?: number; readonly sandboxIdleMinutes?: number; readonly journal?: number };
+  /** The admin API's bounds (`--sandboxes`, `--sandbox-idle`, `--journal`, `--journal-mib`, `--pets`): each `undefined` for its default. */
+  readonly adminBounds: {
+    readonly sandboxes?: number;
+    readonly sandboxIdleMinutes?: number;
+    readonly journal?: number;
+    readonly journalMiB?: number;
+    readonly pets?: number;
+  };
   /** The access log's format; `undefined` with --quiet. */
   readonly log: LogFormat | undefined;
   /** Which proxies' forwarding headers to believe: a hop count or addresses and ranges (the `trustProxy` option). */
@@ -214,9 +222,9 @@ function checkHost(host: string, from: string): void {
 }
 
 /** The flags each naming an admin setting, and the setting: a whole number in ADMIN_BOUNDS' range. */
-const ADMIN_FLAGS = { sandboxes: 'sandboxes', 'sandbox-idle': 'sandboxIdleMinutes', journal: 'journal' } as const;
+const ADMIN_FLAGS = { sandboxes: 'sandboxes', 'sandbox-idle': 'sandboxIdleMinutes', journal: 'journal', 'journal-mib': 'journalMiB', pets: 'pets' } as const;
 
-/** `--sandboxes`, `--sandbox-idle` and `--journal`, checked: each only with the admin API, which they bound. */
+/** `--sandboxes`, `--sandbox-idle`, `--journal`, `--journal-mib` and `--pets`, checked: each only with the admin API, which they bound. */
 function readAdminBounds(values: Partial<Record<keyof typeof ADMIN_FLAGS, string>>, withAdmin: boolean): Settings['adminBounds'] {
   const bounds: Record<string, number> = {};
   for (const [flag, name] of Object.entries(ADMIN_FLAGS) as [keyof typeof ADMIN_FLAGS, (typeof ADMIN_FLAGS)[keyof typeof ADMIN_FLAGS]][]) {
@@ -225,7 +233,7 @@ function readAdminBounds(values: Partial<Record<keyof typeof ADMIN_FLAGS, string
     if (!withAdmin) throw new Error(`--${flag} bounds the admin API: give --admin-token too`);
     const { min, max } = ADMIN_BOUNDS[name];
     const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
-    const unit = name === 'sandboxIdleMinutes' ? ' of minutes' : '';
+    const unit = name === 'sandboxIdleMinutes' ? ' of minutes' : name === 'journalMiB' ? ' of MiB' : '';
     if (!(value >= min && value <= max)) throw new Error(`--${flag} must be a whole number${unit} from ${min} to ${max}, got "${text}"`);
     bounds[name] = value;
   }

@@ -73,6 +73,20 @@ const ERROR_RESPONSES = {
 
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
+/**
+ * The 507 of a seed past the bound on pets in all worlds (the admin option `pets`): the operations
+ * that store pets list it with their own answers.
+ *
+ * @example
+ * operation({ …, others: { 507: TOO_MANY_PETS } });
+ */
+export const TOO_MANY_PETS: OpenApiObject = {
+  description:
+    'The pets would pass the bound on pets in all worlds together, the main one and every sandbox (`insufficient_storage`; the ' +
+    'command’s `--pets`, the admin option `pets`): none is stored. Deleting a sandbox or a reset gives its pets back.',
+  content: jsonContent(ref('schemas', 'Error')),
+};
+
 /** Headers an error response carries besides the JSON type: the 401's challenge, a 405's methods. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, OpenApiObject>> = {
   401: { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') },

@@ -4,7 +4,7 @@
  * admin bodies (admin-schemas.ts) and from the API's Pet, NewPet and Error schemas.
  */
 import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, ref, withBodyRules } from '../src/index.ts';
-import { components, getAndHead, jsonSchemaOf, listOf, operation, options, RESPONSE_COMPONENTS } from './admin-openapi-parts.ts';
+import { components, getAndHead, jsonSchemaOf, listOf, operation, options, RESPONSE_COMPONENTS, TOO_MANY_PETS } from './admin-openapi-parts.ts';
 import { withSandboxes } from './sandbox-openapi.ts';
 import { SeedSchema } from './seed-schemas.ts';
 import { JournalQuerySchema } from './journal-schemas.ts';
@@ -66,6 +66,7 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
             '`{"generate": {"count": 25, "seed": 7}}` stores generated pets instead: the same for the same count and seed, in every runtime.',
           body: { schema: jsonSchemaOf(SeedSchema), description: 'Pets without ids, or pets to generate.' },
           success: [201, 'The stored pets with their ids.', listOf('Pet')],
+          others: { 507: TOO_MANY_PETS },
         }),
         options: options('seedPetsOptions', 'store'),
       },

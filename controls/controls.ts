@@ -18,9 +18,11 @@ import {
 } from '../src/index.ts';
 import type { ManualClock } from './clock.ts';
 import { createFaults, interruptedReply, refusalQuotaHeaders, type FaultInjector, type FaultRule } from './faults.ts';
-import { createJournal, recordedExchange, type RecordedExchange } from './journal.ts';
-import { bodyTap, readingThrough } from './journal-body.ts';
+import { recordedExchange, REFUSED_STATUSES, type RecordedExchange } from './journal.ts';
+import { bodyTap, readingThrough, unreadBody } from './journal-body.ts';
+import { createJournal, type JournalBudget } from './journal-memory.ts';
 import { redactSecrets } from './redaction.ts';
+import { boundedStorage, type BoundedStorage, type PetBudget } from './pet-budget.ts';
 import { MAX_SEED, seededRandom } from './random.ts';
 import { petsToSeed, type SeedInput } from './seed-schemas.ts';
 
@@ -34,11 +36,15 @@ export interface ControlSettings {
   readonly standingFaults?: readonly FaultRule[];
   /** The most exchanges the journal keeps: the newest, the oldest dropped. Default 10,000. */
   readonly journalSize?: number;
+  /** The bytes this journal shares with the other worlds' (journal-memory.ts). Default: 64 MiB of its own. */
+  readonly journalBudget?: JournalBudget;
   /**
    * Stores kept across resets instead of fresh memory ones: the service worker's pets in IndexedDB
    * (which survive reloads), and a limit store of its user's. Emptying them is the caller's: reset() is synchronous.
    */
   readonly kept?: { readonly storage?: PetStorage; readonly limitStore?: LimitStore };
+  /** The count of pets all worlds share (pet-budget.ts); a reset gives this world's back. Memory storage only: not with `kept.storage`. */
+  readonly petBudget?: PetBudget;
 }
 
 /** A store's controls: what the test kit exposes and the admin API serves. */
@@ -70,20 +76,23 @@ export interface Controls {
 }
 
 /** Controls over a store kept in memory. */
-export function createControls({ config, clock, standingFaults = [], journalSize = 10_000, kept = {} }: ControlSettings): Controls {
+export function createControls({ config, clock, standingFaults = [], journalSize = 10_000, journalBudget, kept = {}, petBudget }: ControlSettings): Controls {
   // A 429 fault tells the caller's plan, as a real refusal does.
   let randomSeed: number | undefined;
   let random = Math.random;
   const faults = createFaults({ random: () => random(), quotaHeaders: refusalQuotaHeaders(config.apiKeys, clock.now) });
-  const journal = createJournal(journalSize);
+  const journal = createJournal(journalSize, journalBudget);
   // Redacted by their shape, sandbox keys need no list: only the configured keys and the admin token are named.
   const redact = redactSecrets([...config.apiKeys.keys(), ...(config.admin ? [config.admin.token] : [])]);
   let generation = 0;
   let storage: PetStorage;
+  let bounded: BoundedStorage | undefined;
   let current: Answer;
   const start = () => {
     random = randomSeed === undefined ? Math.random : seededRandom(randomSeed);
     storage = kept.storage ?? memoryPetStorage();
+    bounded = petBudget && !kept.storage ? boundedStorage(storage, petBudget) : undefined;
+    if (bounded) storage = bounded.storage;
     current = createAnswer({ ...config, now: clock.now, storage, limitStore: kept.limitStore ?? memoryLimitStore() });
     for (const rule of standingFaults) faults.inject(rule);
   };
@@ -109,7 +118,9 @@ export function createControls({ config, clock, standingFaults = [], journalSize
     const view = readingThrough(request, tap.body);
     const response = await faults.apply(request, (injected) => answerIn(arrivedIn, view, host, injected));
     const ms = performance.now() - started;
-    const exchange = await recordedExchange({ request, requestBody: await tap.kept(), response, ms, now: clock.now(), redact });
+    // A refusal's body is left unread: the flood a keyless caller can send keeps none of its uploads.
+    const requestBody = REFUSED_STATUSES.has(response.status) ? unreadBody(request) : await tap.kept();
+    const exchange = await recordedExchange({ request, requestBody, response, ms, now: clock.now(), redact });
     if (generation === arrivedIn) journal.record(exchange);
     return response;
   };
@@ -123,7 +134,7 @@ export function createControls({ config, clock, standingFaults = [], journalSize
     clearRequests: () => journal.clear(),
     handle,
     // Generated before anything is stored, so a bad `generate` stores nothing either.
-    seed: async (input) => seedPets(storage, petsToSeed(input), config.defaultStatus),
+    seed: async (input) => (bounded ? bounded.seed(petsToSeed(input), config.defaultStatus) : seedPets(storage, petsToSeed(input), config.defaultStatus)),
     useRandomSeed(seed) {
       if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED)) {
         throw new TypeError(`randomSeed must be a whole number from 0 to ${MAX_SEED}, got ${String(seed)}`);
@@ -137,6 +148,8 @@ export function createControls({ config, clock, standingFaults = [], journalSize
       faults.interrupt();
       faults.clear();
       journal.clear();
+      // The world's pets go back to the budget with it; a create still under way gives its own back.
+      bounded?.release();
       start();
     },
   };

@@ -146,6 +146,7 @@ const CODE_OF_STATUS: Readonly<Partial<Record<number, ErrorCode>>> = {
   431: 'headers_too_large',
   500: 'internal_error',
   503: 'service_unavailable',
+  507: 'insufficient_storage',
 };
 
 /**

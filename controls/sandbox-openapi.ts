@@ -1,6 +1,6 @@
 /** The sandboxes' part of the admin document: `/__admin/sandboxes` itself, and every world route again below `/__admin/sandboxes/{id}`. */
 import { jsonContent, type OpenApiObject, ref } from '../src/index.ts';
-import { getAndHead, listOf, operation, options } from './admin-openapi-parts.ts';
+import { getAndHead, listOf, operation, options, TOO_MANY_PETS } from './admin-openapi-parts.ts';
 
 const TAG = 'sandboxes';
 const PREFIX = '/__admin/';
@@ -63,7 +63,7 @@ function sandboxesThemselves(): OpenApiObject {
         ...opened,
         // The body is optional here: a POST with none opens an empty sandbox.
         requestBody: { ...(opened.requestBody as OpenApiObject), required: false },
-        responses: { ...(opened.responses as OpenApiObject), 201: { ...created, headers: { Location: location } }, 409: conflict },
+        responses: { ...(opened.responses as OpenApiObject), 201: { ...created, headers: { Location: location } }, 409: conflict, 507: TOO_MANY_PETS },
       },
       options: options('sandboxesOptions', TAG),
     },

@@ -53,7 +53,15 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
           const { seed } = parseInput(newSandboxSchemaFor(input), input, 'body');
           const sandbox = sandboxes.open();
           if (!sandbox) return tooMany(sandboxes.max);
-          if (seed !== undefined) await sandbox.controls.seed(seed);
+          // A seed refused (past the bound on pets) opens nothing: the sandbox goes with it.
+          if (seed !== undefined) {
+            try {
+              await sandbox.controls.seed(seed);
+            } catch (refusal) {
+              sandboxes.delete(sandbox.id);
+              throw refusal;
+            }
+          }
           const { id, keys } = sandbox;
           return { status: 201, body: { id, keys }, headers: { Location: `${pathAndQuery(request.url).path}/${id}` } };
         },

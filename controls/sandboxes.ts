@@ -2,6 +2,8 @@
 import { bearerToken, type Handle, type Plan, type ResolvedOptions } from '../src/index.ts';
 import type { ManualClock } from './clock.ts';
 import { createControls, type Controls } from './controls.ts';
+import type { JournalBudget } from './journal-memory.ts';
+import type { PetBudget } from './pet-budget.ts';
 import { newSandboxId, newSandboxKeys, SANDBOX_PLANS, sandboxIdOf, type SandboxKeys } from './sandbox-keys.ts';
 
 /** One sandbox: its id, its keys and the controls over its world. */
@@ -29,11 +31,15 @@ export interface SandboxSettings {
   readonly now: () => number;
   /** The exchanges each sandbox's journal keeps. */
   readonly journalSize?: number;
+  /** The bytes every sandbox's journal shares with the main world's (journal-memory.ts). */
+  readonly journalBudget?: JournalBudget;
+  /** The count of pets every world draws on (pet-budget.ts): a sandbox's pets go back to it when the sandbox goes. */
+  readonly petBudget?: PetBudget;
 }
 
 /**
- * The sandboxes of one server. Idle ones are deleted when the registry is next used, so it needs
- * no timer (none keeps a process alive, and every runtime has the same behaviour).
+ * The sandboxes of one server. Idle ones are deleted on the real clock: by a timer set for the
+ * next to expire (one that never keeps a process alive), and by any request or call that comes first.
  *
  * @example
  * const sandboxes = createSandboxes({ config, clock: () => manualClock(), max: 1_000, idleMs: 30 * 60_000, now: Date.now });
@@ -48,6 +54,11 @@ export interface Sandboxes {
   open(given?: { readonly id: string; readonly keys: SandboxKeys }): Sandbox | undefined;
   /** The sandbox `id`, marked as used, or `undefined` (never opened, deleted or idle too long). */
   get(id: string): Sandbox | undefined;
+  /**
+   * The sandbox `key` is one of the keys of, marked as used, or `undefined`: a key of no open
+   * sandbox, or a wrong secret for one, marks nothing, so guessing never keeps a sandbox alive.
+   */
+  byKey(key: string | undefined): Sandbox | undefined;
   /** Every open sandbox, least recently used first. */
   list(): Sandbox[];
   /** Ends the sandbox's held requests with a 503 and forgets it; `false` if there was none. */
@@ -71,7 +82,7 @@ interface Entry {
  * const sandboxes = createSandboxes({ config, clock: () => manualClock(), max: 1_000, idleMs: 30 * 60_000, now: Date.now });
  * const handle = sandboxes.route(main.handle); // a sandbox's key reaches its world
  */
-export function createSandboxes({ config, clock, max, idleMs, now, journalSize }: SandboxSettings): Sandboxes {
+export function createSandboxes({ config, clock, max, idleMs, now, journalSize, journalBudget, petBudget }: SandboxSettings): Sandboxes {
   // Least recently used first: a use moves an entry to the end, so the idle ones are always at the front.
   const entries = new Map<string, Entry>();
   const seen = (entry: Entry): Sandbox => ({ ...entry.sandbox, lastUsedAt: entry.lastUsedAt });
@@ -83,17 +94,35 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize }
     entry.sandbox.controls.reset();
     return true;
   };
+  // One timer at a time, for the front entry: when it fires, the front may have been used since,
+  // so it sweeps what has expired and is set again for the new front.
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const sweep = () => {
     const oldest = now() - idleMs;
     for (const [id, entry] of entries) {
       if (entry.lastUsedAt > oldest) break;
       forget(id);
     }
+    if (timer === undefined) schedule();
   };
-  const use = (id: string | undefined) => {
+  function schedule() {
+    const front = entries.values().next().value;
+    if (!front) return;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        sweep();
+      },
+      Math.max(0, front.lastUsedAt + idleMs - now()),
+    );
+    // Node, Deno and Bun let a process end with it pending; a browser's or a Durable Object's timer is a number, with nothing to let go.
+    (timer as { unref?: () => void }).unref?.();
+  }
+  const use = (id: string | undefined, key?: string) => {
     sweep();
     const entry = id === undefined ? undefined : entries.get(id);
-    if (!entry) return undefined;
+    // A wrong secret for a real id is no use of it: the check comes before the mark.
+    if (!entry || (key !== undefined && !entry.plans.has(key))) return undefined;
     entries.delete(id!);
     entry.lastUsedAt = now();
     entries.set(id!, entry);
@@ -114,13 +143,24 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize }
       while (!given && entries.has(id)) id = newSandboxId();
       const keys = given?.keys ?? newSandboxKeys(id);
       const plans = new Map<string, Plan>(SANDBOX_PLANS.map((plan) => [keys[plan], plan]));
-      const controls = createControls({ config: { ...config, apiKeys: plans }, clock: clock(), ...(journalSize && { journalSize }) });
+      const controls = createControls({
+        config: { ...config, apiKeys: plans },
+        clock: clock(),
+        ...(journalSize && { journalSize }),
+        ...(journalBudget && { journalBudget }),
+        ...(petBudget && { petBudget }),
+      });
       const entry: Entry = { sandbox: { id, keys, controls, createdAt: now() }, plans, lastUsedAt: now() };
       entries.set(id, entry);
+      if (timer === undefined) schedule();
       return seen(entry);
     },
     get: (id) => {
       const entry = use(id);
+      return entry && seen(entry);
+    },
+    byKey: (key) => {
+      const entry = use(sandboxIdOf(key), key);
       return entry && seen(entry);
     },
     list() {
@@ -131,9 +171,11 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize }
     route: (handle) => (request, host, injected) => {
       const key = bearerToken(request.headers.get('authorization'));
       const id = sandboxIdOf(key);
-      // A key shaped like a sandbox's but not one of them (a deleted sandbox's) is the main world's 401.
-      const entry = id === undefined ? undefined : use(id);
-      return entry?.plans.has(key!) ? entry.sandbox.controls.handle(request, host, injected) : handle(request, host, injected);
+      // Every request sweeps, the main world's too: only the front of the map is looked at, so it is cheap.
+      if (id === undefined) sweep();
+      // A key shaped like a sandbox's but not one of them (a deleted sandbox's, a guessed secret) is the main world's 401.
+      const entry = id === undefined ? undefined : use(id, key);
+      return entry ? entry.sandbox.controls.handle(request, host, injected) : handle(request, host, injected);
     },
   };
 }

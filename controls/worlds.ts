@@ -3,13 +3,16 @@ import { ADMIN_BOUNDS, type Handle, type LimitStore, type PetStorage, type Resol
 import type { ManualClock } from './clock.ts';
 import { createControls, type Controls } from './controls.ts';
 import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from './faults.ts';
+import { journalBudget } from './journal-memory.ts';
+import { createPetBudget } from './pet-budget.ts';
 import { createSandboxes, type Sandboxes } from './sandboxes.ts';
 
 /**
- * How much a fake backend keeps: the most sandboxes, how long an unused one lives, the journal's length.
+ * How much a fake backend keeps: the most sandboxes, how long an unused one lives, each journal's
+ * length and the bytes of all journals together.
  *
  * @example
- * const bounds: ControlBounds = { sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000 };
+ * const bounds: ControlBounds = { sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000, journalMiB: 16 };
  */
 export type ControlBounds = Omit<ResolvedAdmin, 'token'>;
 
@@ -18,6 +21,8 @@ export const DEFAULT_BOUNDS: ControlBounds = {
   sandboxes: ADMIN_BOUNDS.sandboxes.default,
   sandboxIdleMinutes: ADMIN_BOUNDS.sandboxIdleMinutes.default,
   journal: ADMIN_BOUNDS.journal.default,
+  journalMiB: ADMIN_BOUNDS.journalMiB.default,
+  pets: ADMIN_BOUNDS.pets.default,
 };
 
 /** A fake backend's worlds: the main one, the sandboxes beside it, and the handle that sends each request to its world. */
@@ -51,7 +56,11 @@ interface WorldSettings {
  */
 export function createWorlds({ config, clock, sandboxClock, realNow, standingFaults, bounds, kept }: WorldSettings): Worlds {
   const journalSize = bounds.journal;
-  const main = createControls({ config, clock, standingFaults, journalSize, ...(kept && { kept }) });
+  // One budget for every world's journal: a flood in any of them evicts the oldest exchanges anywhere.
+  const budget = journalBudget(bounds.journalMiB * 1024 * 1024);
+  // One count for every world's pets: the main world's and each sandbox's, given back when one is reset or deleted.
+  const petBudget = createPetBudget(bounds.pets);
+  const main = createControls({ config, clock, standingFaults, journalSize, journalBudget: budget, petBudget, ...(kept && { kept }) });
   const sandboxes = createSandboxes({
     config,
     clock: sandboxClock,
@@ -59,6 +68,8 @@ export function createWorlds({ config, clock, sandboxClock, realNow, standingFau
     idleMs: bounds.sandboxIdleMinutes * 60_000,
     now: realNow,
     journalSize,
+    journalBudget: budget,
+    petBudget,
   });
   return { main, sandboxes, handle: sandboxes.route(main.handle) };
 }

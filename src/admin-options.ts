@@ -3,10 +3,10 @@ import { assertKnownOptions } from './option-names.ts';
 
 /**
  * The admin API's settings: its token, and the bounds of what it keeps (the command's
- * `--admin-token`, `--sandboxes`, `--sandbox-idle` and `--journal`).
+ * `--admin-token`, `--sandboxes`, `--sandbox-idle`, `--journal` and `--journal-mib`).
  *
  * @example
- * const admin: AdminOptions = { token: 'my-admin-token-0123', sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000 };
+ * const admin: AdminOptions = { token: 'my-admin-token-0123', sandboxes: 50, sandboxIdleMinutes: 10, journal: 1_000, journalMiB: 16 };
  */
 export interface AdminOptions {
   /**
@@ -20,6 +20,18 @@ export interface AdminOptions {
   readonly sandboxIdleMinutes?: number;
   /** The exchanges each world's journal keeps, newest first to stay, 1 to 1,000,000. Default 10,000. */
   readonly journal?: number;
+  /**
+   * The mebibytes the journals of all worlds keep together (the main world and every sandbox share
+   * them), 1 to 1,024: the oldest exchange of any world goes first to make room. An exchange counts
+   * 2 bytes per UTF-16 unit of its strings, header names included, plus 256. Default 64.
+   */
+  readonly journalMiB?: number;
+  /**
+   * The most pets in all worlds together (the main world and every sandbox count against one
+   * total), 1 to 10,000,000: a create or a seed past it is a 507 `insufficient_storage`, and stores
+   * nothing. A pet costs about 133 bytes of heap (BENCHMARKS.md). Default 250,000.
+   */
+  readonly pets?: number;
 }
 
 /** {@link AdminOptions} checked, every bound filled in. */
@@ -30,6 +42,10 @@ export const ADMIN_BOUNDS = {
   sandboxes: { min: 1, max: 100_000, default: 1_000 },
   sandboxIdleMinutes: { min: 1, max: 10_080, default: 30 },
   journal: { min: 1, max: 1_000_000, default: 10_000 },
+  // 64 MiB keeps the command under 256 MB of RSS with every journal full of refused uploads (test/cli/journal-flood.test.ts).
+  journalMiB: { min: 1, max: 1_024, default: 64 },
+  // 250,000 pets are about 33 MB of heap: the command stays under 256 MB of RSS with every world full and the journals too.
+  pets: { min: 1, max: 10_000_000, default: 250_000 },
 } as const;
 
 /**
@@ -50,7 +66,7 @@ export const ADMIN_TOKEN_RULE = '16 or more characters a client can send in Auth
  * the memory stores the admin API resets (`storage` and `limitStore` are createPetStore's others).
  *
  * @example
- * checkAdmin({ admin: { token: 'my-admin-token-0123' } }); // { token, sandboxes: 1000, sandboxIdleMinutes: 30, journal: 10000 }
+ * checkAdmin({ admin: { token: 'my-admin-token-0123' } }); // { token, sandboxes: 1000, sandboxIdleMinutes: 30, journal: 10000, journalMiB: 64 }
  */
 export function checkAdmin({
   admin,
@@ -69,7 +85,14 @@ export function checkAdmin({
     throw new TypeError('admin works with the built-in memory stores, which it resets: leave out storage and limitStore');
   }
   const bounded = (name: keyof typeof ADMIN_BOUNDS) => adminBound(name, (admin as Record<string, unknown>)[name], `admin.${name}`);
-  return { token, sandboxes: bounded('sandboxes'), sandboxIdleMinutes: bounded('sandboxIdleMinutes'), journal: bounded('journal') };
+  return {
+    token,
+    sandboxes: bounded('sandboxes'),
+    sandboxIdleMinutes: bounded('sandboxIdleMinutes'),
+    journal: bounded('journal'),
+    journalMiB: bounded('journalMiB'),
+    pets: bounded('pets'),
+  };
 }
 
 /**

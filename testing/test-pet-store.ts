@@ -37,6 +37,17 @@ export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'stor
   /** The exchanges each journal keeps, 1 to 1,000,000. Default 10,000 (or `admin.journal`). */
   readonly journal?: number;
   /**
+   * The mebibytes all journals keep together (the main world and every sandbox), 1 to 1,024: the
+   * oldest exchange of any world goes first. Default 64 (or `admin.journalMiB`).
+   */
+  readonly journalMiB?: number;
+  /**
+   * The most pets in all worlds together (the main world and every sandbox), 1 to 10,000,000: a
+   * create past it is a 507 `insufficient_storage`, a `seed()` past it rejects with that error and
+   * stores nothing. Default 250,000 (or `admin.pets`).
+   */
+  readonly pets?: number;
+  /**
    * Seeds the faults' random draws (delay ranges, `probability`), 0 to 2^32 - 1, so a test gets the
    * same delays and hits every run, and again after each `reset()`. Default: `Math.random`.
    */
@@ -130,7 +141,7 @@ export interface TestPetStore extends PetStoreHandler, WorldControls {
  */
 export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetStore {
   checkTestOptions(options);
-  const { start, sandboxes: most, sandboxIdleMinutes, journal, randomSeed, ...storeOptions } = options;
+  const { start, sandboxes: most, sandboxIdleMinutes, journal, journalMiB, pets, randomSeed, ...storeOptions } = options;
   const clock = manualClock(start);
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
   // Checked once, so a bad option throws here; reset() swaps only the state.
@@ -142,6 +153,8 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
     sandboxes: adminBound('sandboxes', most ?? config.admin?.sandboxes, 'sandboxes'),
     sandboxIdleMinutes: adminBound('sandboxIdleMinutes', sandboxIdleMinutes ?? config.admin?.sandboxIdleMinutes, 'sandboxIdleMinutes'),
     journal: adminBound('journal', journal ?? config.admin?.journal, 'journal'),
+    journalMiB: adminBound('journalMiB', journalMiB ?? config.admin?.journalMiB, 'journalMiB'),
+    pets: adminBound('pets', pets ?? config.admin?.pets, 'pets'),
   };
   const composed = compose({ config, clock, layers: controlLayers, bounds });
   composed.controls!.useRandomSeed(randomSeed);
@@ -179,7 +192,7 @@ const OWNED: Readonly<Record<string, string>> = {
 };
 
 /** The test kit's own options, beside the store's. */
-const OWN_OPTIONS = ['start', 'sandboxes', 'sandboxIdleMinutes', 'journal', 'randomSeed'];
+const OWN_OPTIONS = ['start', 'sandboxes', 'sandboxIdleMinutes', 'journal', 'journalMiB', 'pets', 'randomSeed'];
 
 /** A TypeError, in createTestPetStore's name, for an option the test store owns or does not know. */
 function checkTestOptions(options: object): void {

@@ -121,6 +121,9 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
     sandboxIdleMinutes: adminBound('sandboxIdleMinutes', sandboxIdleMinutes, 'sandboxIdleMinutes'),
     // No page reads a worker's journal: one exchange a world keeps the memory of a thousand sandboxes small.
     journal: 1,
+    journalMiB: adminBound('journalMiB', undefined, 'journalMiB'),
+    // Its sandboxes' pets, in memory; the main world's are in IndexedDB, which bounds them.
+    pets: adminBound('pets', undefined, 'pets'),
   };
   const layers = workerLayers({ storage, limitStore: storeOptions.limitStore });
   const composed = compose({ config, clock: takeoverClock(config.now), layers, bounds });

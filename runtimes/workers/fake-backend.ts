@@ -94,7 +94,8 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
 
 /** Does what a message says to this object's sandboxes; `false` when the sandbox it names is not here. */
 async function obey(sandboxes: Sandboxes, message: SandboxMessage): Promise<boolean> {
-  if (message.op === 'touch') return sandboxes.get(message.id) !== undefined;
+  // A key is checked before its sandbox is marked used: a guessed secret keeps none alive.
+  if (message.op === 'touch') return (message.key === undefined ? sandboxes.get(message.id) : sandboxes.byKey(message.key)) !== undefined;
   if (message.op === 'wipe') return sandboxes.delete(message.id);
   const sandbox = sandboxes.open({ id: message.id, keys: message.keys });
   if (!sandbox) return false;

@@ -10,7 +10,8 @@ export const INTERNAL_HEADER = 'PetStore-Internal';
 
 /**
  * A message: to a sandbox's object, `open` (its keys, and the pets it starts with) and `wipe`
- * (it was deleted); to the main object, `touch` (the sandbox was used: is it still open?).
+ * (it was deleted); to the main object, `touch` (the sandbox was used: is it still open, and, with
+ * `key`, is that one of its keys?).
  *
  * @example
  * const opening: SandboxMessage = { op: 'open', id, keys, seed: [{ name: 'Rex', categoryId: 1 }] };
@@ -18,7 +19,7 @@ export const INTERNAL_HEADER = 'PetStore-Internal';
 export type SandboxMessage =
   | { readonly op: 'open'; readonly id: string; readonly keys: SandboxKeys; readonly seed?: unknown }
   | { readonly op: 'wipe'; readonly id: string }
-  | { readonly op: 'touch'; readonly id: string };
+  | { readonly op: 'touch'; readonly id: string; readonly key?: string };
 
 /**
  * `message` as the request that carries it to an object.

@@ -9,16 +9,22 @@ const MAIN = 'fake-backend';
 
 /**
  * How often a sandbox's use is told to the main object, at most: its idle time is counted there,
- * so a sandbox in use is never deleted as idle, and a sandbox the main object no longer has (idle
- * too long, deleted, or forgotten when Cloudflare evicted the main object) is wiped at its next use.
+ * so a sandbox in use is never deleted as idle. The main object holds the registry: a key or id it
+ * does not have (made up, deleted, idle too long, or forgotten when Cloudflare evicted the main
+ * object) never reaches a sandbox's object, which would be made for it.
  */
 const TOUCH_EVERY_MS = 10_000;
-/** The sandboxes a Worker instance remembers telling about: beyond this, the least recent is forgotten (and told about again). */
+/** The keys and ids a Worker instance remembers the main object confirming: beyond this, the least recent is forgotten (and asked about again). */
 const REMEMBERED = 10_000;
 
-/** Where a request goes: a sandbox's object, or the main one (with what it opens or deletes, which the sandbox's object must hear of). */
+/**
+ * Where a request goes: a sandbox's object (named by the request's sandbox key, or by its admin
+ * path), or the main one (with what it opens or deletes, which the sandbox's object must hear of).
+ */
 interface Target {
   readonly sandbox?: string;
+  /** The sandbox key the request carries, for the main object to check before the request goes on. */
+  readonly key?: string;
   readonly opens?: boolean;
   readonly deletes?: string;
 }
@@ -35,8 +41,9 @@ function targetOf(request: Request, mountPath = ''): Target {
     if (id !== undefined) return { deletes: request.method === 'DELETE' ? id : undefined };
     return { opens: request.method === 'POST' && path === '/__admin/sandboxes' };
   }
-  const id = sandboxIdOf(bearerToken(request.headers.get('authorization')));
-  return id === undefined ? {} : { sandbox: id };
+  const key = bearerToken(request.headers.get('authorization'));
+  const id = sandboxIdOf(key);
+  return id === undefined ? {} : { sandbox: id, key: key! };
 }
 
 /**
@@ -67,26 +74,31 @@ export function sandboxRouter<Id>(fake: DurableObjectNamespaceLike<Id>, token: s
       throw new Error(`the fake backend's ${message.op} message for sandbox ${message.id} was answered ${answer.status}`);
     return answer.status !== 404;
   };
-  const toldAt = new Map<string, number>();
-  const told = (id: string) => {
-    toldAt.delete(id);
-    toldAt.set(id, Date.now());
-    if (toldAt.size > REMEMBERED) toldAt.delete(toldAt.keys().next().value!);
+  // By a sandbox key (an API request) or an id (an admin path, whose token the sandbox's object checks): what the main object confirmed, and when.
+  const confirmedAt = new Map<string, number>();
+  const confirmed = (credential: string) => {
+    confirmedAt.delete(credential);
+    confirmedAt.set(credential, Date.now());
+    if (confirmedAt.size > REMEMBERED) confirmedAt.delete(confirmedAt.keys().next().value!);
   };
-  /** Tells the main object the sandbox `id` is in use (once in TOUCH_EVERY_MS); one it no longer has is wiped before the request reaches it. */
-  async function touch(id: string) {
-    if (Date.now() - (toldAt.get(id) ?? Number.NEGATIVE_INFINITY) < TOUCH_EVERY_MS) return;
-    told(id);
-    if (!(await tell(fake.get(main), { op: 'touch', id }))) await tell(sandbox(id), { op: 'wipe', id });
+  /**
+   * Whether the main object has the sandbox `id` (and `key` is one of its keys), told it is in use
+   * once in TOUCH_EVERY_MS. Nothing is remembered of a no, so each made-up key asks again.
+   */
+  async function isOpen(id: string, key: string | undefined): Promise<boolean> {
+    const credential = key ?? id;
+    if (Date.now() - (confirmedAt.get(credential) ?? Number.NEGATIVE_INFINITY) < TOUCH_EVERY_MS) return true;
+    if (!(await tell(fake.get(main), { op: 'touch', id, ...(key !== undefined && { key }) }))) return false;
+    confirmed(credential);
+    return true;
   }
 
   return async (incoming, mountPath) => {
     const request = unmarked(incoming);
     const target = targetOf(request, mountPath);
-    if (target.sandbox !== undefined) {
-      await touch(target.sandbox);
-      return sandbox(target.sandbox).fetch(request);
-    }
+    // A key or id the registry does not have goes to the main object as any wrong key does: its 401
+    // (counted against the caller's address, then its 429), or the admin API's 404; no object is made for it.
+    if (target.sandbox !== undefined && (await isOpen(target.sandbox, target.key))) return sandbox(target.sandbox).fetch(request);
     const body = target.opens ? request.clone() : undefined;
     const response = await fake.get(main).fetch(request);
     if (body && response.status === 201) {
@@ -95,9 +107,14 @@ export function sandboxRouter<Id>(fake: DurableObjectNamespaceLike<Id>, token: s
       // The main object has checked the body: `{}`, `{"seed": …}`, or none at all.
       const { seed } = (text === '' ? {} : JSON.parse(text)) as { seed?: unknown };
       await tell(sandbox(id), { op: 'open', id, keys, seed });
-      told(id);
+      for (const credential of [id, keys.free, keys.pro, keys.business]) confirmed(credential);
     }
-    if (target.deletes !== undefined && response.status === 204) await tell(sandbox(target.deletes), { op: 'wipe', id: target.deletes });
+    if (target.deletes !== undefined && response.status === 204) {
+      const id = target.deletes;
+      // Forgotten here at once; another Worker instance may send a deleted sandbox's key to its wiped object, which answers 401, for TOUCH_EVERY_MS.
+      for (const credential of [...confirmedAt.keys()]) if (credential === id || sandboxIdOf(credential) === id) confirmedAt.delete(credential);
+      await tell(sandbox(id), { op: 'wipe', id });
+    }
     return response;
   };
 }

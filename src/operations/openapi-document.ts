@@ -152,7 +152,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
                 'Idempotent-Replayed': headerObject('`true` when this answers a repeated `Idempotency-Key`.', pattern('^true$'), false),
               },
             }),
-            ...errorResponses([400, 401, 413, 415, 422, 429, 500, 503, '4XX', '5XX']),
+            ...errorResponses([400, 401, 413, 415, 422, 429, 500, 503, 507, '4XX', '5XX']),
           },
         },
         options: options('petsOptions', 'pets', {}, { needsKey: true }),

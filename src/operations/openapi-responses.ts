@@ -40,6 +40,12 @@ const ERROR_RESPONSES = {
       'reset while the request waited, or a storage of your own that is down. Retry after `Retry-After` seconds.',
     false,
   ],
+  507: [
+    'InsufficientStorage',
+    'A fake backend only (the admin API, the test kit): its worlds together hold as many pets as its bound allows (`insufficient_storage`); ' +
+      'deleting a sandbox or a reset makes room.',
+    true,
+  ],
   '4XX': [
     'OtherClientError',
     'Another client error, as an Error body: 405 `method_not_allowed` with `Allow` to a method the path does not list; what node:http ' +

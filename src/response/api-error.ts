@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'headers_too_large',
   'expectation_failed',
   'internal_error',
+  'insufficient_storage',
 ] as const;
 /**
  * A machine-readable error code: what a client branches on.

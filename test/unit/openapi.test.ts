@@ -69,7 +69,7 @@ describe('GET /v1/openapi.json', () => {
     expect(operations).toEqual([
       'GET /pets: 200 400 401 429 500 503 4XX 5XX',
       'HEAD /pets: 200 400 401 429 500 503 4XX 5XX',
-      'POST /pets: 201 400 401 413 415 422 429 500 503 4XX 5XX',
+      'POST /pets: 201 400 401 413 415 422 429 500 503 507 4XX 5XX',
       'OPTIONS /pets: 204 400 401 429 500 503 4XX 5XX',
       'GET /pets/{petId}: 200 400 401 404 410 429 500 503 4XX 5XX',
       'HEAD /pets/{petId}: 200 400 401 404 410 429 500 503 4XX 5XX',

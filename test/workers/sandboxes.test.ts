@@ -105,6 +105,26 @@ describe('sandboxes on the Workers fake backend', () => {
     expect((await admin('/sandboxes/000000000000/pets')).status).toBe(404);
   });
 
+  it('answers made-up sandbox keys from one address as plain wrong keys, 401s then 429, and opens no object for them', async () => {
+    const text = (alphabet: string, length: number) =>
+      Array.from(crypto.getRandomValues(new Uint8Array(length)), (byte) => alphabet[byte % alphabet.length]).join('');
+    const madeUp = () =>
+      `psbx_${text('0123456789abcdefghijklmnopqrstuvwxyz', 12)}_free_${text('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 32)}`;
+    /** The statuses of 80 requests from `address`, each with a key of `keys`. */
+    const statuses = async (address: string, keys: () => string) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 80; i++) seen.push((await call('/v1/pets', keys(), { headers: { 'cf-connecting-ip': address } })).status);
+      return seen;
+    };
+    const sent: string[] = [];
+    const plain = await statuses('203.0.113.7', () => `wrong-key-${text('abcdef', 16)}`);
+    const made = await statuses('203.0.113.8', () => (sent.push(madeUp()), sent.at(-1)!));
+    expect(plain).toContain(429);
+    expect(made).toEqual(plain);
+    const objects = (await (await fetch(new URL('/__test/objects', origin))).json()) as string[];
+    expect(objects.filter((name) => sent.some((key) => name === `sandbox:${key.slice(5, 17)}`))).toEqual([]);
+  });
+
   it('never lets a client reach the objects internal messages, even with the admin token', async () => {
     const keys = {
       free: `psbx_abcdefabcdef_free_${'x'.repeat(32)}`,
