@@ -1,7 +1,7 @@
 /** The journal of a fake backend: the exchanges it answered (a ring of the newest, secrets redacted, bodies cut at the body limit), and the checks tests make on it. */
 import { isConnectionReset } from '../src/index.ts';
 import type { KeptBody } from './journal-body.ts';
-import { REDACTED } from './redaction.ts';
+import { REDACTED, type Redactor } from './redaction.ts';
 
 /**
  * One request the store received and what it answered. The same shape in `store.requests` and in
@@ -102,10 +102,10 @@ export function verifyRequests(requests: readonly RecordedExchange[], verificati
   if (failure !== undefined) throw new Error(failure);
 }
 
-/** Headers as a record with lower-case names, whatever case the Headers implementation keeps, each value redacted. */
+/** Headers as a record with lower-case names, whatever case the Headers implementation keeps, each name and value redacted (a key sent as a header's name too). */
 function headerRecord(headers: Headers, redact: (text: string) => string): Record<string, string> {
   const record: Record<string, string> = {};
-  headers.forEach((value, name) => (record[name.toLowerCase()] = redact(value)));
+  headers.forEach((value, name) => (record[redact(name.toLowerCase())] = redact(value)));
   return record;
 }
 
@@ -151,7 +151,7 @@ export interface ExchangeParts {
   readonly response: Response;
   readonly ms: number;
   readonly now: number;
-  readonly redact: (text: string) => string;
+  readonly redact: Redactor;
 }
 
 /**
@@ -170,7 +170,8 @@ export async function recordedExchange({ request, requestBody, response, ms, now
     query: redact(query),
     url: redact(request.url),
     requestHeaders: requestHeaderRecord(request.headers, redact),
-    requestBody: redact(requestBody.text),
+    // A body cut at the limit may end inside a secret: its start there goes too.
+    requestBody: requestBody.truncated ? redact.cutShort(requestBody.text) : redact(requestBody.text),
     ...(requestBody.truncated && { requestBodyTruncated: true }),
     status: failed ? 0 : response.status,
     responseHeaders: failed ? {} : headerRecord(response.headers, redact),

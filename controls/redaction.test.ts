@@ -53,6 +53,64 @@ describe('redactSecrets', () => {
     }
   });
 
+  it('replaces a key percent-encoded twice or more (`%256D`, `%25256d`), whole or one character', () => {
+    const twice = encoded(KEY).map((spelling) => spelling.replace('%', '%25'));
+    expect(redact(`?k=${twice.join('')}`)).toBe('?k=[redacted]');
+    expect(redact(`?k=%25256dy-key-0123&t=admin%252Dtoken-0123456789`)).toBe('?k=[redacted]&t=[redacted]');
+    expect(redactSecrets([])(`k=%2570sbx_0123456789ab_free%255f${SANDBOX.slice(-32)}`)).toBe('k=[redacted]');
+  });
+
+  it('replaces a key written with JSON escapes, any of its characters, in either case of hex digits', () => {
+    const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(redact(`{"name":"${escaped}"}`)).toBe('{"name":"[redacted]"}');
+    expect(redact('{"name":"\\u006dy-key-0123","t":"admin\\u002Dtoken-0123456789"}')).toBe('{"name":"[redacted]","t":"[redacted]"}');
+  });
+
+  it('replaces a key in base64 or base64url, alone or in a Basic credential, and the whole run that carried it', () => {
+    const base64 = (text: string) => btoa(text);
+    expect(redact(`Basic ${base64(`user:${KEY}`)}`)).toBe('Basic [redacted]');
+    expect(redact(`Basic ${base64(`${TOKEN}:`)}`)).toBe('Basic [redacted]');
+    expect(redact(`x=${base64(KEY)}&y=2`)).toBe('x=[redacted]&y=2');
+    const url = base64(`{"k":"${KEY}"}`).replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
+    expect(redact(`a.${url}.b`)).toBe('a.[redacted].b');
+    expect(redactSecrets([])(`Basic ${base64(`u:${SANDBOX}`)}`)).toBe('Basic [redacted]');
+    const blob = base64(`${'a picture, say. '.repeat(200)}${KEY}${' and more of it.'.repeat(100)}`);
+    expect(redact(`{"file":"${blob}","n":1}`)).toBe('{"file":"[redacted]","n":1}');
+  });
+
+  it('leaves base64 that carries no secret as it came', () => {
+    const text = `Basic ${btoa('user:a-password-of-some-length')} and ${btoa('nothing to see in this one')}`;
+    expect(redact(text)).toBe(text);
+  });
+
+  it('replaces a key in a UTF-16 body (little or big endian) read as UTF-8, NULs between its letters', () => {
+    const utf16 = (text: string, endian: 'le' | 'be') =>
+      new TextDecoder().decode(new Uint8Array([...text].flatMap((c) => (endian === 'le' ? [c.charCodeAt(0), 0] : [0, c.charCodeAt(0)]))));
+    for (const endian of ['le', 'be'] as const) {
+      const body = utf16(`{"name":"${KEY}","s":"${SANDBOX}"}`, endian);
+      const redacted = redact(body);
+      expect(redacted).not.toMatch(/m\0?y\0?-|psbx/);
+      expect(redacted.replaceAll('\0', '')).toBe('{"name":"[redacted]","s":"[redacted]"}');
+    }
+  });
+
+  it('replaces a key in any case of its letters: a header name comes lower-cased', () => {
+    const key = 'Mixed-CASE-key-0123';
+    expect(redactSecrets([key])(`${key.toLowerCase()}: 1; ${key.toUpperCase()}`)).toBe('[redacted]: 1; [redacted]');
+  });
+
+  it('cut short, also replaces a tail that starts a secret in any spelling, and leaves any other tail', () => {
+    expect(redact.cutShort(`{"name":"${KEY.slice(0, -1)}`)).toBe('{"name":"[redacted]');
+    expect(redact.cutShort(`{"name":"${KEY.slice(0, 1)}`)).toBe('{"name":"[redacted]');
+    expect(redact.cutShort(`?k=${encoded(KEY).slice(0, 4).join('')}%3`)).toBe('?k=[redacted]');
+    expect(redact.cutShort('{"t":"admin\\u002Dtok')).toBe('{"t":"[redacted]');
+    expect(redact.cutShort(`{"s":"${SANDBOX.slice(0, 30)}`)).toBe('{"s":"[redacted]');
+    expect(redact.cutShort(`{"s":"${SANDBOX.replace('_free_', '_pro_').slice(0, 21)}`)).toBe('{"s":"[redacted]');
+    expect(redact.cutShort(`Basic ${btoa(`user:${KEY}`).slice(0, 16)}`)).toBe('Basic [redacted]');
+    expect(redact.cutShort(`{"name":"${KEY}","n":"Rex`)).toBe('{"name":"[redacted]","n":"Rex');
+    expect(redact.cutShort('{"name":"Rex')).toBe('{"name":"Rex');
+  });
+
   it('gives back the very same text when it is shorter than every secret, without searching it', () => {
     const path = '/v1/pets?limit=2';
     expect(redact(path)).toBe(path);

@@ -85,6 +85,7 @@ interface Entry {
 export function createSandboxes({ config, clock, max, idleMs, now, journalSize, journalBudget, petBudget }: SandboxSettings): Sandboxes {
   // Least recently used first: a use moves an entry to the end, so the idle ones are always at the front.
   const entries = new Map<string, Entry>();
+  const mainKeys = [...config.apiKeys.keys()];
   const seen = (entry: Entry): Sandbox => ({ ...entry.sandbox, lastUsedAt: entry.lastUsedAt });
 
   const forget = (id: string) => {
@@ -145,6 +146,8 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
       const plans = new Map<string, Plan>(SANDBOX_PLANS.map((plan) => [keys[plan], plan]));
       const controls = createControls({
         config: { ...config, apiKeys: plans },
+        // The main world's keys are secrets here too: a client may send one to a sandbox.
+        secrets: mainKeys,
         clock: clock(),
         ...(journalSize && { journalSize }),
         ...(journalBudget && { journalBudget }),
