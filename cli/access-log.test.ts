@@ -72,6 +72,14 @@ describe('the access log line', () => {
     expect(lineFor([], `http://localhost/v1/pets?key=%70${sandboxKey.slice(1)}`)).toBe('GET /v1/pets?key=[redacted] 200 1.0ms 127.0.0.1');
   });
 
+  it('redacts a key percent-encoded twice, JSON-escaped, in capitals or inside base64', () => {
+    const keys = ['a-key-of-twenty-chars'];
+    const twice = [...keys[0]!].map((c) => `%25${c.charCodeAt(0).toString(16)}`).join('');
+    for (const spelling of [twice, '\\u0061-key-of-twenty-chars', keys[0]!.toUpperCase(), btoa(`user:${keys[0]}`)]) {
+      expect(lineFor(keys, `http://localhost/v1/pets?key=${spelling}`)).toBe('GET /v1/pets?key=[redacted] 200 1.0ms 127.0.0.1');
+    }
+  });
+
   it('writes a path shorter than every key as it came', () => {
     expect(lineFor(['a-key-of-twenty-chars'], 'http://localhost/v1/pets?limit=2')).toBe('GET /v1/pets?limit=2 200 1.0ms 127.0.0.1');
   });

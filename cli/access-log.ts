@@ -18,8 +18,9 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
 /**
  * The observer that writes one line per answer: method, path with query, status,
  * milliseconds (to 0.1) and the caller's address (`-` when unknown). Never a header value, and
- * never a key: one of `keys`, or a sandbox key, misplaced in the path or query (as typed or
- * percent-encoded) is written as `[redacted]`. In a text line, what a client may have written
+ * never a key: one of `keys`, or a sandbox key, misplaced in the path or query (in any spelling
+ * the journal redacts: typed in any case, percent-encoded once or more, JSON-escaped, in base64) is
+ * written as `[redacted]`. In a text line, what a client may have written
  * (method, path, an address a `clientAddress` reads from a header) has every space, control or
  * non-ASCII character percent-encoded ({@link escapeField}): one field stays one field, one line one line.
  * A JSON line carries `trace`, the request's trace id, when telemetry records the request; a text

@@ -1,6 +1,6 @@
 /** Redaction: every spelling of a configured key, of any sandbox key and of the admin token becomes [redacted], and text without one is left as it came. */
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from './redaction.ts';
+import { liveSecrets, redactSecrets } from './redaction.ts';
 
 const KEY = 'my-key-0123';
 const TOKEN = 'admin-token-0123456789';
@@ -109,6 +109,16 @@ describe('redactSecrets', () => {
     expect(redact.cutShort(`Basic ${btoa(`user:${KEY}`).slice(0, 16)}`)).toBe('Basic [redacted]');
     expect(redact.cutShort(`{"name":"${KEY}","n":"Rex`)).toBe('{"name":"[redacted]","n":"Rex');
     expect(redact.cutShort('{"name":"Rex')).toBe('{"name":"Rex');
+  });
+
+  it('sees each change of a live list of secrets, beside the fixed ones', () => {
+    const live = liveSecrets();
+    const redactLive = redactSecrets([KEY], live);
+    expect(redactLive(`a=${KEY}&b=selector-0123456789`)).toBe('a=[redacted]&b=selector-0123456789');
+    live.add('selector-0123456789');
+    expect(redactLive(`a=${KEY}&b=selector-0123456789`)).toBe('a=[redacted]&b=[redacted]');
+    live.delete('selector-0123456789');
+    expect(redactLive('b=selector-0123456789')).toBe('b=selector-0123456789');
   });
 
   it('gives back the very same text when it is shorter than every secret, without searching it', () => {

@@ -1,4 +1,5 @@
 /** Secrets out of what is kept: configured keys, sandbox keys (by their shape) and the admin token, however spelled, become `[redacted]` in the journal and the access log. */
+import { decodings, lastRun, replaceRuns } from './redaction-base64.ts';
 import { SANDBOX_KEY_PATTERN, SANDBOX_PLANS } from './sandbox-keys.ts';
 
 /**
@@ -128,98 +129,44 @@ const sandboxKey = (plan: readonly Unit[]): Unit[] => [
   { token: oneOfPattern(SECRET_CHARACTERS), count: 32 },
 ];
 
-/** Every sandbox key, in every spelling: a sandbox key is redacted by its shape, with no list of the sandboxes. */
-const sandboxKeys = (gap: string) => full(sandboxKey([{ token: `(?:${SANDBOX_PLANS.map((plan) => full(units(plan), gap)).join('|')})`, count: 1 }]), gap);
-/** Any start of a sandbox key, in every spelling. */
-const sandboxKeyStarts = (gap: string) => SANDBOX_PLANS.map((plan) => prefix(sandboxKey(units(plan)), gap)).join('|');
+/** NULs between two characters: a UTF-16 text read as UTF-8 (`m\0y\0-\0k\0…`). */
+const NUL = '\\x00*';
+
+/** What `make` makes, made on the first call only: patterns no text has needed yet cost nothing. */
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+/** Every sandbox key, in every spelling, without (`''`) or with NULs between characters: a sandbox key is redacted by its shape, with no list of the sandboxes. */
+const SANDBOX_KEYS = new Map(
+  ['', NUL].map((gap) => [
+    gap,
+    lazy(() => full(sandboxKey([{ token: `(?:${SANDBOX_PLANS.map((plan) => full(units(plan), gap)).join('|')})`, count: 1 }]), gap)),
+  ]),
+);
+/** Any start of a sandbox key, in every spelling, likewise. */
+const SANDBOX_KEY_STARTS = new Map(['', NUL].map((gap) => [gap, lazy(() => SANDBOX_PLANS.map((plan) => prefix(sandboxKey(units(plan)), gap)).join('|'))]));
 
 /** The shortest text a sandbox key can be: `psbx_`, its id, `_`, the shortest plan, `_`, its 32-character secret. */
 const SHORTEST_SANDBOX_KEY = 5 + 12 + 1 + Math.min(...SANDBOX_PLANS.map((plan) => plan.length)) + 1 + 32;
 
-const NUL = '\\x00*';
 /** A spelling cut inside one character: `%`, `%6`, `%25`, `%256`, `\`, `\u00`. */
 const PARTIAL = '(?:%(?:25)*[0-9A-Fa-f]?|\\\\(?:u[0-9A-Fa-f]{0,3})?)?';
 /** How far from its end a cut text is searched for the start of a secret, per character of the longest one. */
 const TAIL_PER_CHARACTER = 24;
 
-/**
- * The longest run of base64 decoded: a credential (`Basic …`, a token's part) is far shorter, and
- * decoding a 64 KiB upload four times cost ~40 ms of a journaled request where the rest costs ~0.1 ms.
- */
-const LONGEST_DECODED_RUN = 8 * 1024;
-const BASE64_CHARACTER = /[A-Za-z0-9+/_-]/;
-/** Which ASCII codes are base64 or base64url characters, by code: a table lookup a character. */
-const IN_BASE64 = Uint8Array.from({ length: 128 }, (_, code) => Number(BASE64_CHARACTER.test(String.fromCharCode(code))));
-
-const isBase64 = (code: number) => code < 128 && IN_BASE64[code] === 1;
-
-/**
- * `text` with each run of base64 at least `length` long (its `=` padding with it) replaced when
- * `carries` says so. Such a run holds one of every `length`-th character, so only those are looked
- * at, and a run only around one that is base64: ~25 µs for a 42 KB list of pets, against ~170 µs
- * reading each character and ~500 µs for a pattern such as `[A-Za-z0-9+/_-]{25,}`, which reads a
- * short run again from each of its characters.
- */
-function replaceRuns(text: string, length: number, carries: (run: string) => boolean): string {
-  let out = '';
-  let kept = 0;
-  for (let probe = length - 1; probe < text.length; probe += length) {
-    if (!isBase64(text.charCodeAt(probe))) continue;
-    let start = probe;
-    while (start > 0 && isBase64(text.charCodeAt(start - 1))) start--;
-    let end = probe + 1;
-    while (end < text.length && isBase64(text.charCodeAt(end))) end++;
-    // The next run starts after this one's end, so the next look is `length` past its last character.
-    probe = end - 1;
-    if (end - start < length) continue;
-    const unpadded = end;
-    while (end < text.length && end - unpadded < 2 && text[end] === '=') end++;
-    if (carries(text.slice(start, end))) {
-      out += `${text.slice(kept, start)}${REDACTED}`;
-      kept = end;
-    }
-  }
-  return kept === 0 ? text : out + text.slice(kept);
-}
-
-/** The run of base64 that ends `text` (where a cut credential ends), found from the end: a pattern anchored at `$` would scan a long run once per character. */
-function lastRun(text: string): string {
-  let start = text.length;
-  while (start > 0 && text.length - start < LONGEST_DECODED_RUN && isBase64(text.charCodeAt(start - 1))) start--;
-  return text.slice(start);
-}
-
-/**
- * The texts `run` may be base64 of, as binary strings (one character a byte: a secret's ASCII is
- * itself): decoded from each of its first four characters, as a run glued to a word before it
- * (`token=…` is cut at `=`, but `Basic…` is not) starts out of step.
- */
-function decodings(run: string): string[] {
-  if (run.length > LONGEST_DECODED_RUN) return [];
-  const standard = run.replace(/=+$/, '').replaceAll('-', '+').replaceAll('_', '/');
-  const texts: string[] = [];
-  for (let offset = 0; offset < 4 && standard.length - offset >= 4; offset++) {
-    const part = standard.slice(offset);
-    try {
-      texts.push(atob(part.length % 4 === 1 ? part.slice(0, -1) : part));
-    } catch {
-      // Not base64 from this offset.
-    }
-  }
-  return texts;
-}
-
 /** The patterns of one list of secrets, built once per change of the list. */
 interface Compiled {
   readonly shortest: number;
-  /** Each secret, and any sandbox key, in every spelling; and with NULs between characters. */
+  /** Each secret, and any sandbox key, in every spelling; and with NULs between characters, made when first needed. */
   readonly plain: RegExp;
-  readonly nul: RegExp;
+  readonly nul: () => RegExp;
   /** Each secret, and any sandbox key, as typed: what base64 is decoded and searched for. */
   readonly typed: RegExp;
-  /** The start of a secret at the end of a text; and with NULs between characters. */
-  readonly tail: RegExp;
-  readonly nulTail: RegExp;
+  /** The start of a secret at the end of a text; and with NULs between characters. Made when first needed. */
+  readonly tail: () => RegExp;
+  readonly nulTail: () => RegExp;
   readonly tailLength: number;
   /** The shortest run of base64 that can carry a secret. */
   readonly run: number;
@@ -229,8 +176,9 @@ function compile(secrets: readonly string[]): Compiled {
   // Longest first, so a secret that contains another is replaced whole.
   const listed = [...new Set(secrets)].filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
   const sequences = listed.map(units);
-  const pattern = (gap: string) => new RegExp([...sequences.map((sequence) => full(sequence, gap)), sandboxKeys(gap)].join('|'), 'g');
-  const tail = (gap: string) => new RegExp(`(?:${[...sequences.map((sequence) => prefix(sequence, gap)), sandboxKeyStarts(gap)].join('|')})${gap}${PARTIAL}$`);
+  const pattern = (gap: string) => new RegExp([...sequences.map((sequence) => full(sequence, gap)), SANDBOX_KEYS.get(gap)!()].join('|'), 'g');
+  const tail = (gap: string) =>
+    new RegExp(`(?:${[...sequences.map((sequence) => prefix(sequence, gap)), SANDBOX_KEY_STARTS.get(gap)!()].join('|')})${gap}${PARTIAL}$`);
   // Any spelling of a secret is at least as long as the secret (each spelling only lengthens it), so
   // a shorter text holds none: most paths (`/v1/pets`) skip the patterns (~1 µs of a logged GET).
   const shortest = Math.min(SHORTEST_SANDBOX_KEY, ...listed.map((secret) => secret.length));
@@ -240,10 +188,10 @@ function compile(secrets: readonly string[]): Compiled {
   return {
     shortest,
     plain: pattern(''),
-    nul: pattern(NUL),
+    nul: lazy(() => pattern(NUL)),
     typed,
-    tail: tail(''),
-    nulTail: tail(NUL),
+    tail: lazy(() => tail('')),
+    nulTail: lazy(() => tail(NUL)),
     tailLength: longest * TAIL_PER_CHARACTER,
     run: Math.floor((shortest * 4) / 3),
   };
@@ -252,13 +200,13 @@ function compile(secrets: readonly string[]): Compiled {
 /** `text` with every secret in it replaced: typed or escaped, and as UTF-16 when it has NULs (a UTF-8 text has none). */
 function replaced(compiled: Compiled, text: string): string {
   const out = text.replace(compiled.plain, REDACTED);
-  return out.includes('\0') ? out.replace(compiled.nul, REDACTED) : out;
+  return out.includes('\0') ? out.replace(compiled.nul(), REDACTED) : out;
 }
 
-/** Whether `text` ends with the start of a secret: the tail that does, or `undefined`. */
+/** Whether `text` ends with the start of a secret: the tail that does, or `null`. */
 function startAtEnd(compiled: Compiled, text: string): RegExpExecArray | null {
   const end = text.length > compiled.tailLength ? text.slice(-compiled.tailLength) : text;
-  return compiled.tail.exec(end) ?? (end.includes('\0') ? compiled.nulTail.exec(end) : null);
+  return compiled.tail().exec(end) ?? (end.includes('\0') ? compiled.nulTail().exec(end) : null);
 }
 
 /** `text` without its last `length` characters, {@link REDACTED} in their place. */
@@ -293,7 +241,7 @@ export function redactSecrets(...lists: Iterable<string>[]): Redactor {
   const redact = (text: string) => {
     const patterns = current();
     if (text.length < patterns.shortest) return text;
-    return replaceRuns(replaced(patterns, text), patterns.run, carries);
+    return replaceRuns(replaced(patterns, text), patterns.run, carries, REDACTED);
   };
   const cutShort = (text: string) => {
     const patterns = current();
