@@ -1,4 +1,4 @@
-/** The site `petstore-service init <dir> --generate 25:7` writes, in real Chromium from a plain static server: the generated pets on the first load, paging, reset, a fresh init, then an offline reload. */
+/** The site `petstore-service init <dir> --generate 25:7` writes, in real Chromium from a plain static server: the generated pets on the first load, paging, reset, a fresh init, then an offline reload and the way back online. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -160,8 +160,10 @@ describe('the site petstore-service init writes, in Chromium from a plain static
     await page.close();
   }, 60_000);
 
-  it('reloads from the worker’s cache with the server stopped, then with the network off too, saying so, and the API still lists and creates', async () => {
+  it('reloads from the worker’s cache with the server stopped, then with the network off too, saying so, the API still listing and creating, and says Online once both are back', async () => {
     const page = await chromium.context.newPage();
+    // Playwright's clock for the page's timers (it flows as the real one until the test moves it on).
+    await chromium.context.clock.install();
     await page.goto(site);
     await ready(page);
     await expect.poll(() => text(page, '#network')).toBe('Online');
@@ -187,6 +189,13 @@ describe('the site petstore-service init writes, in Chromium from a plain static
     await addPet(page, 'Offline Olly');
     await expect.poll(() => petNames(page)).toEqual([...before, 'Offline Olly']);
     expect(requested.length).toBe(seen);
+
+    // Back: the network, then the server on its old port. No event says so (navigator.onLine may
+    // never have gone false), so the page asks again every 5 s while it says Offline.
+    await chromium.context.setOffline(false);
+    await new Promise<void>((done) => server.listen(Number(new URL(origin).port), '127.0.0.1', done));
+    await chromium.context.clock.fastForward(5_000);
+    await expect.poll(() => text(page, '#network')).toBe('Online');
     await page.close();
   }, 60_000);
 });

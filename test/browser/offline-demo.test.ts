@@ -16,6 +16,9 @@ let origin: string;
 // can take longer than expect.poll's default of 1 s: wait up to 20 s (each check still passes as soon as it holds).
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
+/** How often the page asks its server again while it says Offline (examples/offline-demo/app.ts). */
+const RECHECK_MS = 5_000;
+
 beforeAll(async () => {
   ({ origin, server } = await serveStatic(resolve('dist/offline-demo')));
   browser = await launchChromium();
@@ -97,8 +100,10 @@ describe('offline demo in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('works with the network off, and after the service worker is restarted', async () => {
+  it('works with the network off, says so, and after the service worker is restarted, and says Online once the network is back', async () => {
     const page = await openDemo();
+    // Playwright's clock for this page's timers from the reload on (it flows as the real one until moved on).
+    await page.clock.install();
     await context.setOffline(true);
     await page.reload();
     await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true);
@@ -121,8 +126,40 @@ describe('offline demo in Chromium', () => {
     await page.screenshot({ path: 'test-results/offline-demo.png', fullPage: true });
     console.log(`screenshot: ${resolve('test-results/offline-demo.png')}`);
     await context.setOffline(false);
+    // No event need come: after an offline reload Chromium 150 says navigator.onLine is true while
+    // offline, so going back online fires no `online`. The page checks again every 5 s while it says
+    // Offline; the page's clock is Playwright's, so the test moves it on instead of waiting.
+    await page.clock.fastForward(RECHECK_MS);
     await expect.poll(() => page.textContent('#network')).toBe('Online');
     await page.close();
+  }, 60_000);
+
+  it('says Offline while its server is down, and Online within 5 s of the server coming back, with no event to tell it', async () => {
+    const own = await serveStatic(resolve('dist/offline-demo'));
+    const port = Number(new URL(own.origin).port);
+    const separate = await browser.newContext();
+    try {
+      await separate.clock.install();
+      const page = await separate.newPage();
+      await page.goto(`${own.origin}/`);
+      await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true, null, { timeout: 20_000 });
+      await expect.poll(() => page.textContent('#network')).toBe('Online');
+
+      // The network is up, so navigator.onLine stays true and no event will ever say the server is back.
+      own.server.closeAllConnections();
+      await new Promise((done) => own.server.close(done));
+      await page.reload();
+      await page.waitForFunction(() => (window as { demoReady?: boolean }).demoReady === true, null, { timeout: 20_000 });
+      expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+      await expect.poll(() => page.textContent('#network')).toBe('Offline: the worker still answers /v1');
+
+      await new Promise<void>((done) => own.server.listen(port, '127.0.0.1', done));
+      await page.clock.fastForward(RECHECK_MS);
+      await expect.poll(() => page.textContent('#network')).toBe('Online');
+    } finally {
+      await separate.close();
+      own.server.close();
+    }
   }, 60_000);
 
   it('pages through the list with Next and Previous, following the Link header', async () => {
