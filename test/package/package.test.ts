@@ -1,10 +1,11 @@
 /** The built package as users get it: what `npm pack` puts in it, publint's verdict, and its ESM and CommonJS entries loading. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { anchorsOf, linkTargets } from '../docs/markdown.ts';
 
 const run = async (args: string[]) => (await promisify(execFile)(process.execPath, args)).stdout.trim();
 
@@ -52,7 +53,28 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * (7.4 kB), /readyz and the stores' ping, count and database in the core's chunks (6.5 kB), and
  * ~1 kB more of the worker. 680 kB leaves room for a paragraph, not for a second bundle.
  */
-const MAX_UNPACKED_BYTES = 680_000; // as npm reports it
+const MAX_UNPACKED_BYTES = 680_000; // as npm reports it, docs/ left out (below)
+
+/**
+ * docs/ is in the package since issue #45, so the installed README's links to it land: 14 pages,
+ * 185,972 B of Markdown then, which took the tarball from 217,854 B to 281,916 B. It has a budget
+ * of its own, so that prose never eats the code's room nor the code the prose's: 680 kB above
+ * still counts what runs (and the README, package.json and LICENSE, as before).
+ */
+const MAX_DOCS_BYTES = 240_000;
+
+/** Where a page links a file of the repository that is not in the package (an example, BENCHMARKS.md). */
+const REPOSITORY = /^https:\/\/github\.com\/petstore-service\/petstore-service\/(?:blob|tree)\/main\/([^#]*)/;
+
+/** npm pack, unpacked into a folder inside node_modules (so its dependencies resolve as in an install); `dir/package` is the package. */
+async function unpacked(): Promise<{ dir: string; root: string }> {
+  const dir = mkdtempSync(join(resolve('node_modules'), '.petstore-packed-'));
+  const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--silent', '--pack-destination', dir]);
+  expect(packed.code, packed.output).toBe(0);
+  const extracted = await outcome('tar', ['-xzf', join(dir, packed.stdout.trim().split('\n').at(-1)!), '-C', dir]);
+  expect(extracted.code, extracted.output).toBe(0);
+  return { dir, root: join(dir, 'package') };
+}
 
 /**
  * BENCHMARKS.md's target for the worker `init --worker-only` writes, options line included (gzip
@@ -62,8 +84,18 @@ const MAX_UNPACKED_BYTES = 680_000; // as npm reports it
  */
 const MAX_WORKER_GZIP_BYTES = 44 * 1024;
 
+/** The Markdown files of a folder, sorted. */
+const readdirMarkdown = (folder: string) =>
+  existsSync(folder)
+    ? readdirSync(folder)
+        .filter((name) => name.endsWith('.md'))
+        .sort()
+    : [];
+
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, no source maps, no CommonJS command, and unpacks to at most 680 KB', { timeout: 60_000 }, async () => {
+  it('holds the MIT LICENSE, the worker init copies, the docs, no source maps, no CommonJS command, and unpacks to at most 680 KB of code and 240 KB of docs', {
+    timeout: 60_000,
+  }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
     expect(packed.code, packed.output).toBe(0);
     const [{ files, unpackedSize }] = JSON.parse(packed.stdout) as [{ files: { path: string; size: number }[]; unpackedSize: number }];
@@ -73,8 +105,43 @@ describe('the packed package', () => {
     expect(paths.filter((path) => path.endsWith('cli.cjs'))).toEqual([]);
     expect(paths).toContain('dist/cli/index.js');
     expect(paths).toContain('dist/worker/petstore-service-worker.js');
+    expect(paths).toContain('docs/testing.md');
     expect(unpackedSize).toBe(files.reduce((sum, file) => sum + file.size, 0));
-    expect(unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+    const docs = files.filter((file) => file.path.startsWith('docs/')).reduce((sum, file) => sum + file.size, 0);
+    expect({ code: unpackedSize - docs <= MAX_UNPACKED_BYTES, docs: docs <= MAX_DOCS_BYTES }, `${unpackedSize - docs} B of code, ${docs} B of docs`).toEqual({
+      code: true,
+      docs: true,
+    });
+  });
+
+  it('has every relative link of its README and docs land on a file and heading in the package, and every link to the repository on a file there', {
+    timeout: 60_000,
+  }, async () => {
+    const { dir, root } = await unpacked();
+    try {
+      const pages = ['README.md', ...readdirMarkdown(join(root, 'docs')).map((name) => `docs/${name}`)];
+      const broken: string[] = [];
+      for (const file of pages) {
+        const page = { file, text: readFileSync(join(root, file), 'utf8') };
+        for (const target of linkTargets(page)) {
+          const repository = REPOSITORY.exec(target);
+          if (repository) {
+            if (!existsSync(resolve(repository[1]!))) broken.push(`${file}: ${target} (no ${repository[1]} in the repository)`);
+            continue;
+          }
+          if (/^[a-z]+:/.test(target)) continue;
+          const [path = '', anchor] = target.split('#') as [string, string?];
+          const landed = path ? posix.join(dirname(file), path) : file;
+          if (landed.startsWith('..') || !existsSync(join(root, landed))) broken.push(`${file}: ${target} (no ${landed} in the package)`);
+          else if (anchor && !anchorsOf({ file: landed, text: readFileSync(join(root, landed), 'utf8') }).has(anchor))
+            broken.push(`${file}: ${target} (no heading #${anchor} in ${landed})`);
+        }
+      }
+      expect(broken).toEqual([]);
+      expect(pages.length).toBeGreaterThan(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('copies a service worker of at most 44 kB gzipped, as BENCHMARKS.md targets', { timeout: 60_000 }, async () => {
@@ -90,13 +157,8 @@ describe('the packed package', () => {
   });
 
   it('runs `petstore-service init` from the packed files, which hold the worker it copies', { timeout: 60_000 }, async () => {
-    // Unpacked inside node_modules, so the package's dependencies resolve from the repo's, as in an install.
-    const dir = mkdtempSync(join(resolve('node_modules'), '.petstore-packed-'));
+    const { dir } = await unpacked();
     try {
-      const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--silent', '--pack-destination', dir]);
-      expect(packed.code, packed.output).toBe(0);
-      const extracted = await outcome('tar', ['-xzf', join(dir, packed.stdout.trim().split('\n').at(-1)!), '-C', dir]);
-      expect(extracted.code, extracted.output).toBe(0);
       const init = await outcome(process.execPath, [join(dir, 'package/dist/cli/index.js'), 'init', join(dir, 'public')]);
       expect(init.code, init.output).toBe(0);
       const template = readFileSync(join(dir, 'package/dist/worker/petstore-service-worker.js'), 'utf8');
