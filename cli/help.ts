@@ -67,9 +67,20 @@ Options:
       --metrics        serve Prometheus text at GET /metrics on the same port
                        (env PETSTORE_METRICS=1): requests by method, route and
                        status with their durations, refusals, process CPU and
-                       memory. No key guards it: keep the port private. Needs
+                       memory. No key guards it unless --metrics-token: keep the
+                       port private. Needs
                        @opentelemetry/api, @opentelemetry/sdk-metrics,
-                       @opentelemetry/exporter-prometheus, @opentelemetry/host-metrics
+                       @opentelemetry/exporter-prometheus, @opentelemetry/host-metrics.
+                       Each address may scrape 60 times a minute
+      --metrics-token <t>
+                       with --metrics: answer /metrics only with Authorization: Bearer
+                       <t> (env PETSTORE_METRICS_TOKEN, 16+ characters as for
+                       --admin-token)
+      --cors <origins> let pages on these origins call the API from a browser: * or
+                       comma-separated origins (env PETSTORE_CORS), e.g.
+                       https://app.example,http://localhost:5173. Their preflights
+                       for a server on loopback or a private address are answered
+                       too (Private Network Access). Default: none
   -q, --quiet          no access log (the lines printed on start and errors stay)
   -v, --version        print the version
   -h, --help           show this help

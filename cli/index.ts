@@ -58,7 +58,7 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
  */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
-  { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader }: Settings,
+  { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader, cors }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
   { onError, telemetry }: { readonly onError: (error: unknown) => void; readonly telemetry: Telemetry | undefined },
@@ -71,6 +71,7 @@ function demoPetStore(
     ...(adminToken && { admin: { token: adminToken, ...adminBounds } }),
     trustProxy,
     proxyHeader,
+    ...(cors && { cors }),
     ...(telemetry && { telemetry }),
   });
   const standingFaults: FaultRule[] = [];
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
 
   const onError = failureReporter((line) => process.stderr.write(`petstore-service: ${line}\n`));
   // Before the stores: a package --metrics needs and cannot find stops the command with nothing opened.
-  const { metrics, telemetry } = await openCommandTelemetry(settings.metrics, onError).catch((error: unknown) =>
+  const { metrics, telemetry } = await openCommandTelemetry(settings, onError).catch((error: unknown) =>
     error instanceof MissingPackages ? fail(2, error.message) : Promise.reject(error),
   );
 
@@ -205,7 +206,7 @@ async function main(): Promise<void> {
     if (warning) process.stderr.write(`petstore-service: ${warning}\n`);
     lines.push(line);
   }
-  if (metrics) lines.push(metricsExposure(listening, METRICS_PATH));
+  if (metrics) lines.push(metricsExposure(listening, METRICS_PATH, settings.metricsToken !== undefined));
   if (settings.delayMs || settings.failRate) {
     const faults = [
       settings.delayMs && `every answer ${delayInWords(settings.delayMs)} late`,

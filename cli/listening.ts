@@ -60,13 +60,15 @@ export function adminExposure(listening: Listening): { readonly line: string; re
 }
 
 /**
- * The banner's `--metrics` line: where Prometheus scrapes, and that it takes no key.
+ * The banner's `--metrics` line: where Prometheus scrapes, and whether it asks for a token
+ * (`--metrics-token`) or takes none.
  *
  * @example
- * metricsExposure(listeningOn('http://localhost:8080/v1', '127.0.0.1'), '/metrics'); // 'Metrics for Prometheus on http://localhost:8080/metrics (no key: …)'
+ * metricsExposure(listeningOn('http://localhost:8080/v1', '127.0.0.1'), '/metrics', false); // 'Metrics for Prometheus on http://localhost:8080/metrics (no key: …)'
  */
-export function metricsExposure(listening: Listening, path: string): string {
-  return `Metrics for Prometheus on ${new URL(path, listening.url).href}${beyondLoopback(listening)} (no key: anyone who reaches the port can read them)`;
+export function metricsExposure(listening: Listening, path: string, withToken: boolean): string {
+  const access = withToken ? 'Authorization: Bearer <the metrics token>' : 'no key: anyone who reaches the port can read them';
+  return `Metrics for Prometheus on ${new URL(path, listening.url).href}${beyondLoopback(listening)} (${access})`;
 }
 
 /** What a banner line adds when the server listens beyond this machine: where, so no one mistakes it for loopback. */

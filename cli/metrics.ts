@@ -9,6 +9,7 @@ import type { MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import type { MetricReader, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { PetStore } from '../compose/handler.ts';
 import { ApiError, errorReply, wireReply, type Telemetry } from '../src/index.ts';
+import { declaresBody, metricsAccess, type MetricsAccessSettings, type ScrapeRuling } from './metrics-access.ts';
 
 /** What `--metrics` needs, in the order they are loaded: the API, the SDK, its Prometheus exporter, Node's process metrics. */
 export const METRICS_PACKAGES = [
@@ -113,7 +114,7 @@ export interface CommandMetrics {
  * and no `target_info`: it would carry only the SDK's name and version, which Prometheus's own
  * `job` and `instance` labels make useless.
  */
-async function openMetrics(onError: (error: unknown) => void): Promise<CommandMetrics> {
+async function openMetrics(access: MetricsAccessSettings, onError: (error: unknown) => void): Promise<CommandMetrics> {
   const [, sdk, prometheus, host] = (await importAll(METRICS_PACKAGES, '--metrics')) as [
     typeof import('@opentelemetry/api'),
     typeof import('@opentelemetry/sdk-metrics'),
@@ -131,7 +132,8 @@ async function openMetrics(onError: (error: unknown) => void): Promise<CommandMe
     for (const error of errors) onError(error);
     return `${serializer.serialize(withPrometheusNames(resourceMetrics)).trimEnd()}\n`;
   };
-  return { meterProvider, answer: (req, res) => answerScrape(req, res, scrape, onError) };
+  const admit = metricsAccess(access);
+  return { meterProvider, answer: (req, res) => answerScrape(req, res, { scrape, admit, onError }) };
 }
 
 /** `/metrics` takes GET and HEAD: the other methods are told so, as the API tells them. */
@@ -143,30 +145,56 @@ const notAllowed = (method: string) =>
     headers: { Allow: 'GET, HEAD' },
   });
 
-/** Writes an error as the API writes one: its JSON body, its headers. What is no ApiError is a 500 whose cause goes to `onError`. */
-function writeError(res: ServerResponse, error: unknown, head: boolean, onError: (error: unknown) => void): void {
-  const { status, headers, body } = wireReply(errorReply(error, onError), head);
-  if (body !== null) headers['Content-Length'] = String(Buffer.byteLength(body));
-  res.writeHead(status, headers);
-  res.end(body ?? undefined);
+/** `/metrics` takes no body: one declared is refused unread, and the connection closed rather than read to its end. */
+const bodyRefused = () =>
+  new ApiError({
+    status: 413,
+    code: 'payload_too_large',
+    message: '/metrics takes no request body; send the request without one.',
+    headers: { Connection: 'close' },
+  });
+
+/**
+ * Writes an error as the API writes one: its JSON body, its headers, and `extra` (the quota
+ * headers) under them. What is no ApiError is a 500 whose cause goes to `onError`.
+ */
+function writeError(res: ServerResponse, error: unknown, head: boolean, onError: (error: unknown) => void, extra: Readonly<Record<string, string>> = {}): void {
+  const reply = wireReply(errorReply(error, onError), head);
+  const headers: Record<string, string> = { ...extra, ...reply.headers };
+  if (reply.body !== null) headers['Content-Length'] = String(Buffer.byteLength(reply.body));
+  res.writeHead(reply.status, headers);
+  res.end(reply.body ?? undefined);
 }
 
-function answerScrape(req: IncomingMessage, res: ServerResponse, scrape: () => Promise<string>, onError: (error: unknown) => void): void {
-  // A body sent along is read and dropped, so the connection can carry the next request.
-  req.resume();
+/** What answering a scrape uses: the text, the rule on who may read it, and where unexpected failures go. */
+interface ScrapeParts {
+  readonly scrape: () => Promise<string>;
+  readonly admit: (req: IncomingMessage) => Promise<ScrapeRuling>;
+  readonly onError: (error: unknown) => void;
+}
+
+function answerScrape(req: IncomingMessage, res: ServerResponse, { scrape, admit, onError }: ScrapeParts): void {
   const method = req.method ?? 'GET';
   const head = method === 'HEAD';
+  // A declared body is never read: the answer closes the connection, and node:http drops the rest
+  // with it, where reading it to keep the connection would take a gigabyte if sent one.
+  const withBody = declaresBody(req);
   if (method !== 'GET' && !head) {
-    writeError(res, notAllowed(method), false, onError);
+    writeError(res, notAllowed(method), false, onError, withBody ? { Connection: 'close' } : {});
     return;
   }
-  scrape().then(
-    (text) => {
-      res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  if (withBody) {
+    writeError(res, bodyRefused(), head, onError);
+    return;
+  }
+  admit(req)
+    .then(async ({ headers, refusal }) => {
+      if (refusal) return writeError(res, refusal, head, onError, headers);
+      const text = await scrape();
+      res.writeHead(200, { ...headers, 'Content-Type': METRICS_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store' });
       res.end(head ? undefined : text);
-    },
-    (error: unknown) => writeError(res, error, head, onError),
-  );
+    })
+    .catch((error: unknown) => writeError(res, error, head, onError));
 }
 
 /** Whether a node:http request target is the metrics path: `/metrics`, with or without a query. */
@@ -178,8 +206,8 @@ export function isMetricsTarget(target: string | undefined): boolean {
 
 /**
  * `petstore` with `/metrics` answered in front of it on node:http: a scrape never reaches the
- * store, so it needs no key, is not rate limited, and is neither counted in the metrics nor
- * written to the access log. Everything else is the store's, as before.
+ * store, so it needs no API key, spends no caller's budget (it has its own, metrics-access.ts),
+ * and is neither counted in the metrics nor written to the access log. Everything else is the store's, as before.
  */
 export function withMetricsPath(petstore: PetStore, metrics: CommandMetrics): PetStore {
   function served(this: unknown, ...args: unknown[]): unknown {
@@ -198,13 +226,13 @@ export function withMetricsPath(petstore: PetStore, metrics: CommandMetrics): Pe
  * cannot load is a {@link MissingPackages}), and the store's telemetry when anything would record.
  *
  * @example
- * const { metrics, telemetry } = await openCommandTelemetry(settings.metrics, onError);
+ * const { metrics, telemetry } = await openCommandTelemetry(settings, onError);
  */
 export async function openCommandTelemetry(
-  metricsOn: boolean,
+  settings: MetricsAccessSettings & { readonly metrics: boolean },
   onError: (error: unknown) => void,
 ): Promise<{ readonly metrics: CommandMetrics | undefined; readonly telemetry: Telemetry | undefined }> {
-  const metrics = metricsOn ? await openMetrics(onError) : undefined;
+  const metrics = settings.metrics ? await openMetrics(settings, onError) : undefined;
   return { metrics, telemetry: await commandTelemetry(metrics?.meterProvider) };
 }
 

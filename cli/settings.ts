@@ -7,6 +7,7 @@ import {
   ADMIN_TOKEN_RULE,
   PROXY_HEADERS,
   createCallerAddress,
+  isOrigin,
   nearestName,
   type Plan,
   type ProxyHeader,
@@ -40,6 +41,8 @@ const OPTIONS = {
   'proxy-header': { type: 'string' },
   log: { type: 'string' },
   metrics: { type: 'boolean' },
+  'metrics-token': { type: 'string' },
+  cors: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
@@ -77,6 +80,10 @@ export interface Settings {
   readonly proxyHeader: ProxyHeader;
   /** `--metrics` (or PETSTORE_METRICS=1): Prometheus text at `GET /metrics` on the API's port. */
   readonly metrics: boolean;
+  /** `--metrics-token` (or PETSTORE_METRICS_TOKEN): the Bearer token `/metrics` then asks for; none, for a scrape without one. */
+  readonly metricsToken: string | undefined;
+  /** `--cors` (or PETSTORE_CORS): the `cors` option, `*` or the origins whose pages may call the API; none for no CORS headers. */
+  readonly cors: '*' | readonly string[] | undefined;
 }
 
 /**
@@ -155,6 +162,8 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
     trustProxy,
   );
   const metrics = values.metrics ?? readSwitch(env.PETSTORE_METRICS, 'PETSTORE_METRICS');
+  const metricsToken = readMetricsToken(values['metrics-token'], env, metrics);
+  const cors = readCors(values.cors ?? env.PETSTORE_CORS, values.cors === undefined ? 'PETSTORE_CORS' : '--cors');
   return {
     help: values.help ?? false,
     version: values.version ?? false,
@@ -172,7 +181,29 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
     trustProxy,
     proxyHeader,
     metrics,
+    metricsToken,
+    cors,
   };
+}
+
+/** `--cors`, else PETSTORE_CORS: `*`, or comma-separated origins each as the `cors` option takes one, checked now. */
+function readCors(text: string | undefined, from: string): '*' | readonly string[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  if (text.trim() === '*') return '*';
+  const origins = text.split(',').map((origin) => origin.trim());
+  const wrong = origins.find((origin) => !isOrigin(origin));
+  if (wrong !== undefined) throw new Error(`${from} must be * or comma-separated origins like https://app.example, got "${wrong}"`);
+  return origins;
+}
+
+/** `--metrics-token`, else PETSTORE_METRICS_TOKEN (empty is unset): a token as the admin API's is, and only with the `/metrics` it guards. */
+function readMetricsToken(flag: string | undefined, env: NodeJS.ProcessEnv, metrics: boolean): string | undefined {
+  const from = flag === undefined ? 'PETSTORE_METRICS_TOKEN' : '--metrics-token';
+  const token = flag ?? env.PETSTORE_METRICS_TOKEN;
+  if (token === undefined) return undefined;
+  if (!ADMIN_TOKEN_PATTERN.test(token)) throw new Error(`${from} must be ${ADMIN_TOKEN_RULE}`);
+  if (!metrics) throw new Error(`${from} guards /metrics: give --metrics too`);
+  return token;
 }
 
 /** A variable that turns something on, as its flag does: 1 or true, 0 or false (any case), unset or empty for off. */

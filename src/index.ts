@@ -5,7 +5,7 @@
  */
 export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
 export { connectionReset, isConnectionReset, type Answer, type Handle, type Injected } from './handle.ts';
-export { PET_STORE_OPTION_NAMES, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
+export { PET_STORE_OPTION_NAMES, isOrigin, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
 export { ADMIN_BOUNDS, ADMIN_TOKEN_PATTERN, ADMIN_TOKEN_RULE, adminBound, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
 export { assertKnownOptions, nearestName } from './option-names.ts';
 
@@ -19,7 +19,7 @@ export type { ApiRequest, RequestView } from './operations/request.ts';
 
 export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';
 export { bearerToken, createAuthenticator } from './auth/auth.ts';
-export { quotaWindows, refusalHeaders, type LimitRuling } from './limits/limiter.ts';
+export { createRateLimiter, quotaWindows, refusalHeaders, type LimitRuling } from './limits/limiter.ts';
 export { PLAN_QUOTAS, planQuota, type Plan, type Quota } from './limits/plans.ts';
 export type { LimitStore, QuotaWindow, Subject, TakeResult } from './limits/limit-store.ts';
 export { memoryLimitStore } from './limits/memory-limit-store.ts';

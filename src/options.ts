@@ -288,7 +288,15 @@ function checkPublicUrl(publicUrl: unknown, basePath: string, warnings: Warnings
   return href;
 }
 
-function isOrigin(origin: unknown): boolean {
+/**
+ * Whether `origin` is an origin as the `cors` option lists one: scheme, host and port, written as a
+ * browser sends it in `Origin` (no path, no trailing slash).
+ *
+ * @example
+ * isOrigin('https://app.example'); // true
+ * isOrigin('https://app.example/'); // false
+ */
+export function isOrigin(origin: unknown): boolean {
   if (typeof origin !== 'string') return false;
   try {
     return new URL(origin).origin === origin;
