@@ -99,7 +99,11 @@ function withPrometheusNames(resourceMetrics: ResourceMetrics): ResourceMetrics 
 export interface CommandMetrics {
   /** The command's own MeterProvider, handed to the store's telemetry; never registered globally. */
   readonly meterProvider: ApiMeterProvider;
-  /** Answers a request for {@link METRICS_PATH} on node:http: the text for GET and HEAD, a JSON 405 for any other method. */
+  /**
+   * Answers a request for {@link METRICS_PATH} on node:http: the text for GET and HEAD, a JSON 405
+   * for any other method, a JSON 413 for a declared body (unread), and the 429 or 401 of
+   * metrics-access.ts for a scrape past its address's budget or without the token.
+   */
   answer(req: IncomingMessage, res: ServerResponse): void;
 }
 
