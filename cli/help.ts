@@ -49,7 +49,7 @@ Options:
       --journal <n>    with --admin-token: the requests each journal keeps, default 10000
       --journal-mib <n>
                        with --admin-token: the MiB all journals keep together (every
-                       sandbox's and the main one), oldest out first, 1..1024, default 64
+                       sandbox's and the main one), oldest out first, 1..1024, default 16
       --pets <n>       with --admin-token: the most pets in all worlds together (every
                        sandbox's and the main one; more is a 507), 1..10000000,
                        default 250000

@@ -7,7 +7,7 @@ import { ClockChangeSchema, timeAfterAdvance, timeOf } from './clock-schemas.ts'
 import type { Controls } from './controls.ts';
 import type { PendingFault } from './faults.ts';
 import { pathAndQuery, verificationFailure } from './journal.ts';
-import { countMatching, exchangesMatching, journalFilter } from './journal-query.ts';
+import { countMatching, exchangesJson, exchangesMatching, journalFilter } from './journal-query.ts';
 import { VerificationSchema } from './journal-schemas.ts';
 
 /** What an admin operation gets: the request and its already-read JSON body, if it has one. */
@@ -39,7 +39,11 @@ function journalRoutes(controls: Controls): { path: string; methods: Partial<Rec
     {
       path: '/requests',
       methods: {
-        GET: ({ request }) => json(200, exchangesMatching(controls.requests, filterIn(request))),
+        GET: ({ request }) => {
+          // Filtered now (a bad filter is a 400 before anything is sent), sent as a stream: a full journal is no one string.
+          const found = exchangesMatching(controls.requests, filterIn(request));
+          return { status: 200, stream: () => exchangesJson(found) };
+        },
         DELETE: () => (controls.clearRequests(), noContent),
       },
     },

@@ -36,7 +36,7 @@ export interface ControlSettings {
   readonly standingFaults?: readonly FaultRule[];
   /** The most exchanges the journal keeps: the newest, the oldest dropped. Default 10,000. */
   readonly journalSize?: number;
-  /** The bytes this journal shares with the other worlds' (journal-memory.ts). Default: 64 MiB of its own. */
+  /** The bytes this journal shares with the other worlds' (journal-memory.ts). Default: 16 MiB of its own. */
   readonly journalBudget?: JournalBudget;
   /**
    * Stores kept across resets instead of fresh memory ones: the service worker's pets in IndexedDB

@@ -101,6 +101,20 @@ export function bodyTap(source: ReadableStream<Uint8Array> | null, limit: number
 }
 
 /**
+ * What the journal keeps of a refused request's body (401, 413, 415, 429): nothing, never read, and
+ * marked cut when there may have been one (a body not said to be empty by `Content-Length: 0`). A caller
+ * without a key can send such requests as fast as it likes; reading their bodies for the journal
+ * would hold its uploads, up to the body limit each.
+ *
+ * @example
+ * unreadBody(new Request('http://x/v1/pets', { method: 'POST', body: '{}' })); // { text: '', truncated: true }
+ */
+export function unreadBody(request: Request): KeptBody {
+  // No Content-Length need not mean no body: a Request made in process from a string has none.
+  return { text: '', truncated: request.body !== null && request.headers.get('content-length') !== '0' };
+}
+
+/**
  * `request` as the API reads it, its body `body` (a {@link BodyTap}'s) instead of its own; user
  * code that asks for the Request (the `clientAddress` option) gets `request` itself.
  *

@@ -1,4 +1,4 @@
-/** Queries over the journal, as the admin API takes them: filters from a query string, the exchanges they name, how many. */
+/** Queries over the journal, as the admin API takes them: filters from a query string, the exchanges they name, how many, and the JSON array of them as a stream. */
 import { parseInput } from '../src/index.ts';
 import { matching, type RecordedExchange, type RequestMatcher } from './journal.ts';
 import { timeOf } from './clock-schemas.ts';
@@ -70,4 +70,32 @@ export function exchangesMatching(requests: readonly RecordedExchange[], filter:
  */
 export function countMatching(requests: readonly RecordedExchange[], filter: JournalFilter): number {
   return exchangesMatching(requests, filter).length;
+}
+
+/** About how many bytes of the JSON array each chunk of {@link exchangesJson} holds: a few dozen exchanges. */
+const CHUNK_UNITS = 64 * 1024;
+
+const ENCODER = new TextEncoder();
+
+/**
+ * `exchanges` as a JSON array, made a chunk at a time as the client reads it: a full journal (16
+ * MiB and more) is never one string, which V8 caps (about 512 M units) and which would double the
+ * memory it takes while it is sent. The array given is a snapshot; the exchanges are never changed.
+ *
+ * @example
+ * const reply: Reply = { status: 200, stream: () => exchangesJson(exchangesMatching(controls.requests, filter)) };
+ */
+export function exchangesJson(exchanges: readonly RecordedExchange[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === exchanges.length && next > 0) return controller.close();
+      let text = next === 0 ? '[' : '';
+      while (next < exchanges.length && text.length < CHUNK_UNITS) text += `${next === 0 ? '' : ','}${JSON.stringify(exchanges[next++])}`;
+      if (next === exchanges.length) text += ']';
+      controller.enqueue(ENCODER.encode(text));
+      // An empty array is whole in its first chunk.
+      if (exchanges.length === 0) controller.close();
+    },
+  });
 }

@@ -20,9 +20,17 @@ export const RecordedExchangeSchema = v.pipe(
     path: v.pipe(v.string(), v.description('The path as sent, mount prefix and base path included (/v1/pets).')),
     query: v.pipe(v.string(), v.description('The query without ?, empty for none.')),
     url: v.string(),
-    requestHeaders: headerRecord('Lower-case names; authorization keeps its scheme only (Bearer [redacted]).'),
-    requestBody: v.pipe(v.string(), v.description('The body as text: its first maxBodyBytes bytes at most, never read further.')),
-    requestBodyTruncated: v.optional(v.pipe(v.literal(true), v.description('Present when the body went on past maxBodyBytes: requestBody is its start.'))),
+    requestHeaders: headerRecord(
+      'Lower-case names; authorization keeps its scheme only (Bearer [redacted]). At most 64 headers, each value cut at 1,024 characters, 8,192 in all (16, 256 and 2,048 for a 401, 413, 415 or 429).',
+    ),
+    requestHeadersTruncated: v.optional(v.pipe(v.literal(true), v.description('Present when headers were left out or values cut to those bounds.'))),
+    requestBody: v.pipe(
+      v.string(),
+      v.description('The body as text: its first maxBodyBytes bytes at most, never read further; empty for a 401, 413, 415 or 429, whose body is never read.'),
+    ),
+    requestBodyTruncated: v.optional(
+      v.pipe(v.literal(true), v.description('Present when the body went on past what requestBody holds (maxBodyBytes, or nothing for a refused request).')),
+    ),
     status: v.pipe(v.number(), v.integer(), v.description('The status answered; 0 when a network fault reset or hung the request.')),
     responseHeaders: headerRecord('Lower-case names.'),
     responseBody: v.string(),

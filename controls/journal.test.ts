@@ -1,9 +1,10 @@
-/** The journal: a ring of the newest exchanges, bodies kept to the body limit and never read past it, every secret redacted, and verify's message. */
+/** The journal: the newest exchanges, bodies kept to the body limit and never read past it (a refusal's never read), headers bounded, every secret redacted, and verify's message. */
 import { describe, expect, it } from 'vitest';
 import { IN_PROCESS, resolveOptions } from '../src/index.ts';
 import { manualClock } from './clock.ts';
 import { createControls } from './controls.ts';
-import { createJournal, verificationFailure, verifyRequests, type RecordedExchange } from './journal.ts';
+import { HEADER_BOUNDS, verificationFailure, verifyRequests, type RecordedExchange } from './journal.ts';
+import { createJournal } from './journal-memory.ts';
 
 const KEY = 'unit-key-0123456789';
 const TOKEN = 'unit-admin-token-0123456789';
@@ -81,7 +82,7 @@ describe('the controls journal', () => {
     expect(controls.requests).toEqual([]);
   });
 
-  it('records a body up to maxBodyBytes and marks it cut, reading no further than past the limit, for a 401 that read none', async () => {
+  it('keeps no body of a 401 and reads none of it, marking the body cut', async () => {
     const controls = controlsWith({ maxBodyBytes: 1024 });
     const { stream, pulled } = countedBody(1000, 256);
     const request = new Request('http://x/v1/pets', {
@@ -92,13 +93,65 @@ describe('the controls journal', () => {
     } as RequestInit);
     expect((await controls.handle(request, IN_PROCESS)).status).toBe(401);
     const [recorded] = controls.requests;
-    expect(recorded!.requestBody).toBe('x'.repeat(1024));
+    expect(recorded!.requestBody).toBe('');
     expect(recorded!.requestBodyTruncated).toBe(true);
+    // A stream asks for one chunk ahead when it is made; nothing reads it after that.
+    expect(pulled.chunks).toBeLessThanOrEqual(1);
+  });
+
+  it('records a body up to maxBodyBytes and marks it cut when the API answered without reading it all', async () => {
+    const controls = controlsWith({ maxBodyBytes: 1024 });
+    const { stream, pulled } = countedBody(1000, 256);
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    // A create on a path with an id is a 405, answered before the body is read: the journal reads it to the limit.
+    const request = new Request('http://x/v1/pets/1', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
+    expect((await controls.handle(request, IN_PROCESS)).status).toBe(405);
+    const [recorded] = controls.requests;
+    expect(recorded).toMatchObject({ requestBody: 'x'.repeat(1024), requestBodyTruncated: true, status: 405 });
     // 1,024 bytes and the chunk past them; a stream may ask one chunk ahead.
     expect(pulled.chunks).toBeLessThanOrEqual(6);
   });
 
-  it('records the body the API read whole as it came, not marked cut, and the 413 of a longer one cut at the limit', async () => {
+  it('keeps no body of a 415, a 413 or a 429, and marks it cut only when there was one', async () => {
+    const controls = controlsWith({ maxBodyBytes: 64 });
+    const post = (headers: Record<string, string>, body: string) =>
+      controls.handle(new Request('http://x/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${KEY}`, ...headers }, body }), IN_PROCESS);
+    expect((await post({ 'content-type': 'text/plain' }, 'Rex')).status).toBe(415);
+    expect((await post({ 'content-type': 'application/json' }, `{"name":"${'R'.repeat(100)}"}`)).status).toBe(413);
+    controls.faults.inject({ status: 429 });
+    expect((await controls.handle(new Request('http://x/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }), IN_PROCESS)).status).toBe(429);
+    expect(controls.requests.map(({ status, requestBody, requestBodyTruncated }) => ({ status, requestBody, requestBodyTruncated }))).toEqual([
+      { status: 415, requestBody: '', requestBodyTruncated: true },
+      { status: 413, requestBody: '', requestBodyTruncated: true },
+      { status: 429, requestBody: '', requestBodyTruncated: undefined },
+    ]);
+  });
+
+  it('keeps at most 64 request headers of 1,024 characters each, 16 of 256 for a refused request, and marks them cut', async () => {
+    const controls = controlsWith();
+    const many: Record<string, string> = { authorization: `Bearer ${KEY}` };
+    for (let i = 0; i < 100; i++) many[`x-h${String(i).padStart(3, '0')}`] = 'v'.repeat(2_000);
+    expect((await controls.handle(new Request('http://x/v1/pets', { headers: many }), IN_PROCESS)).status).toBe(200);
+    delete many.authorization;
+    expect((await controls.handle(new Request('http://x/v1/pets', { headers: many }), IN_PROCESS)).status).toBe(401);
+    expect((await controls.handle(new Request('http://x/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }), IN_PROCESS)).status).toBe(200);
+    const [answered, refused, plain] = controls.requests;
+    for (const [exchange, bounds] of [
+      [answered!, HEADER_BOUNDS.answered],
+      [refused!, HEADER_BOUNDS.refused],
+    ] as const) {
+      const entries = Object.entries(exchange.requestHeaders);
+      expect(exchange.requestHeadersTruncated).toBe(true);
+      expect(entries.length).toBeLessThanOrEqual(bounds.count);
+      expect(entries.every(([, value]) => value.length <= bounds.value)).toBe(true);
+      expect(entries.reduce((units, [name, value]) => units + name.length + value.length, 0)).toBeLessThanOrEqual(bounds.total);
+    }
+    expect(refused!.requestHeaders['x-h000']).toBe('v'.repeat(256));
+    expect(plain).not.toHaveProperty('requestHeadersTruncated');
+    expect(plain!.requestHeaders).toEqual({ authorization: 'Bearer [redacted]' });
+  });
+
+  it('records the body the API read whole as it came, not marked cut, and none of a longer one refused with a 413', async () => {
     const controls = controlsWith({ maxBodyBytes: 64 });
     const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
     const pet = '{"name":"Rex","categoryId":1}';
@@ -108,7 +161,7 @@ describe('the controls journal', () => {
     const [created, refused] = controls.requests;
     expect(created).toMatchObject({ requestBody: pet, status: 201 });
     expect(created).not.toHaveProperty('requestBodyTruncated');
-    expect(refused).toMatchObject({ requestBody: long.slice(0, 64), requestBodyTruncated: true, status: 413 });
+    expect(refused).toMatchObject({ requestBody: '', requestBodyTruncated: true, status: 413 });
   });
 
   it('redacts a configured key, a sandbox key and the admin token in the url, query, every header, the body and the answer', async () => {

@@ -1,4 +1,4 @@
-/** The journal of a fake backend: the exchanges it answered (a ring of the newest, secrets redacted, bodies cut at the body limit), and the checks tests make on it. */
+/** The journal of a fake backend: the exchanges it answered (secrets redacted, bodies and headers cut to their bounds), and the checks tests make on it. */
 import { isConnectionReset } from '../src/index.ts';
 import type { KeptBody } from './journal-body.ts';
 import { REDACTED, type Redactor } from './redaction.ts';
@@ -17,11 +17,17 @@ export interface RecordedExchange {
   /** The query without `?` (`limit=7`), `''` for none. */
   readonly query: string;
   readonly url: string;
-  /** Request headers with lower-case names; `authorization` keeps its scheme only (`Bearer [redacted]`). */
+  /**
+   * Request headers with lower-case names; `authorization` keeps its scheme only (`Bearer
+   * [redacted]`). At most {@link HEADER_BOUNDS}' count, each value cut at its length, in the order
+   * the request's Headers lists them.
+   */
   readonly requestHeaders: Readonly<Record<string, string>>;
-  /** The body as text, its first `maxBodyBytes` bytes at most. */
+  /** Present, and true, when headers were left out or values cut to {@link HEADER_BOUNDS}. */
+  readonly requestHeadersTruncated?: true;
+  /** The body as text, its first `maxBodyBytes` bytes at most; `''` for a refused request (401, 413, 415, 429), whose body is never read. */
   readonly requestBody: string;
-  /** Present, and true, when the body went on past `maxBodyBytes`: `requestBody` is its start. */
+  /** Present, and true, when the body went on past what `requestBody` holds: `maxBodyBytes`, or nothing for a refused request. */
   readonly requestBodyTruncated?: true;
   /** The status answered; `0` when a network fault reset or hung the request instead. */
   readonly status: number;
@@ -120,6 +126,52 @@ function requestHeaderRecord(headers: Headers, redact: (text: string) => string)
   return record;
 }
 
+/**
+ * The answers that refuse a request unread (no key or a wrong one, over quota or banned, a body too
+ * large or not JSON): the journal keeps no body of them and fewer headers. A flood of them is what
+ * a caller without a key can send, and it must not fill the journal's budget with its uploads.
+ *
+ * @example
+ * REFUSED_STATUSES.has(429); // true
+ */
+export const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 413, 415, 429]);
+
+/**
+ * How many request headers an exchange keeps, each value's most UTF-16 units, and the most units of
+ * names and values in all; a refused request's (see {@link REFUSED_STATUSES}) keeps fewer.
+ *
+ * @example
+ * HEADER_BOUNDS.refused; // { count: 16, value: 256, total: 2048 }
+ */
+export const HEADER_BOUNDS = {
+  answered: { count: 64, value: 1_024, total: 8_192 },
+  refused: { count: 16, value: 256, total: 2_048 },
+} as const;
+
+/**
+ * The first `units` of `text` as a string of its own: V8 makes a slice of 13 or more units a view of
+ * the whole text, and a journal of cut values would hold every header they were cut from. The
+ * concatenation is flattened into a new string when it is sliced, and the slice views that copy.
+ */
+const cutCopy = (text: string, units: number) => `${text.slice(0, units)} `.slice(0, -1);
+
+/** A header record within `bounds`, in its order: later headers left out, long values cut; `cut` when anything was. */
+function boundedHeaders(record: Record<string, string>, bounds: (typeof HEADER_BOUNDS)[keyof typeof HEADER_BOUNDS]) {
+  const headers: Record<string, string> = {};
+  let count = 0;
+  let units = 0;
+  let cut = false;
+  for (const name in record) {
+    // Cut after redaction: a secret cut here was already replaced whole, so none of it is left.
+    const value = record[name]!.length > bounds.value ? ((cut = true), cutCopy(record[name]!, bounds.value)) : record[name]!;
+    if (count === bounds.count || units + name.length + value.length > bounds.total) return { headers, cut: true };
+    headers[name] = value;
+    count++;
+    units += name.length + value.length;
+  }
+  return { headers, cut };
+}
+
 /** The scheme and authority in front of a URL's path: what a URL that does not parse is cut at. */
 const ORIGIN = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
 
@@ -144,7 +196,7 @@ export function pathAndQuery(url: string): { path: string; query: string } {
   return { path: path || '/', query: question === -1 ? '' : rest.slice(question + 1) };
 }
 
-/** What a journal entry is made of: the request (before it is read), the body kept of it, its answer, the real ms it took, the store's time and the redaction of its secrets. */
+/** What a journal entry is made of: the request (before it is read), the body kept of it (none for a refused one), its answer, the real ms it took, the store's time and the redaction of its secrets. */
 export interface ExchangeParts {
   readonly request: Request;
   readonly requestBody: KeptBody;
@@ -164,12 +216,15 @@ export interface ExchangeParts {
 export async function recordedExchange({ request, requestBody, response, ms, now, redact }: ExchangeParts): Promise<RecordedExchange> {
   const { path, query } = pathAndQuery(request.url);
   const failed = isConnectionReset(response);
+  const bounds = !failed && REFUSED_STATUSES.has(response.status) ? HEADER_BOUNDS.refused : HEADER_BOUNDS.answered;
+  const { headers, cut } = boundedHeaders(requestHeaderRecord(request.headers, redact), bounds);
   return {
     method: request.method,
     path: redact(path),
     query: redact(query),
     url: redact(request.url),
-    requestHeaders: requestHeaderRecord(request.headers, redact),
+    requestHeaders: headers,
+    ...(cut && { requestHeadersTruncated: true }),
     // A body cut at the limit may end inside a secret: its start there goes too.
     requestBody: requestBody.truncated ? redact.cutShort(requestBody.text) : redact(requestBody.text),
     ...(requestBody.truncated && { requestBodyTruncated: true }),
@@ -178,46 +233,5 @@ export async function recordedExchange({ request, requestBody, response, ms, now
     responseBody: failed ? '' : redact(await response.clone().text()),
     ms: Math.round(ms * 100) / 100,
     time: new Date(now).toISOString(),
-  };
-}
-
-/**
- * The journal's memory: the newest `size` exchanges, the oldest dropped to make room.
- *
- * @example
- * const journal = createJournal(10_000);
- * journal.record(exchange);
- * journal.entries().length; // 1
- */
-export interface Journal {
-  record(exchange: RecordedExchange): void;
-  /** The exchanges kept, oldest first: a copy, unchanged by later ones. */
-  entries(): RecordedExchange[];
-  clear(): void;
-}
-
-/**
- * A {@link Journal} of at most `size` exchanges: a ring, so a full one costs the same per
- * exchange as an empty one (an array's shift moved every entry: ~140 µs at 100,000).
- *
- * @example
- * const journal = createJournal(2);
- */
-export function createJournal(size: number): Journal {
-  if (!Number.isSafeInteger(size) || size < 1) throw new TypeError(`journalSize must be a whole number, 1 or more, got ${String(size)}`);
-  let ring: RecordedExchange[] = [];
-  // Where the oldest is once the ring is full, and so where the next one goes.
-  let oldest = 0;
-  return {
-    record(exchange) {
-      if (ring.length < size) return void ring.push(exchange);
-      ring[oldest] = exchange;
-      oldest = (oldest + 1) % size;
-    },
-    entries: () => (oldest === 0 ? ring.slice() : [...ring.slice(oldest), ...ring.slice(0, oldest)]),
-    clear() {
-      ring = [];
-      oldest = 0;
-    },
   };
 }

@@ -38,7 +38,7 @@ export interface TestPetStoreOptions extends Omit<PetStoreOptions, 'now' | 'stor
   readonly journal?: number;
   /**
    * The mebibytes all journals keep together (the main world and every sandbox), 1 to 1,024: the
-   * oldest exchange of any world goes first. Default 64 (or `admin.journalMiB`).
+   * oldest exchange of any world goes first. Default 16 (or `admin.journalMiB`).
    */
   readonly journalMiB?: number;
   /**

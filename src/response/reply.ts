@@ -11,6 +11,11 @@ export interface Reply {
   readonly json?: string;
   /** The UTF-8 length of `json`, when the operation knows it without scanning the text. */
   readonly jsonBytes?: number;
+  /**
+   * The JSON body made as it is sent, for one too large to hold as a string (the admin API's
+   * journal): only {@link render} sends it, without a Content-Length; HEAD never calls it.
+   */
+  readonly stream?: () => ReadableStream<Uint8Array>;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -143,6 +148,10 @@ export function utf8Length(text: string): number {
  * render({ status: 503, body: { code: 'service_unavailable' } }).statusText; // 'Service Unavailable'
  */
 export function render(reply: Reply, { head = false, ResponseClass = Response }: RenderOptions = {}): Response {
+  if (reply.stream) {
+    const headers = Object.assign({}, reply.headers, { 'Content-Type': 'application/json' });
+    return new ResponseClass(head ? null : reply.stream(), { status: reply.status, statusText: reasonPhrase(reply.status), headers });
+  }
   const { status, headers, body } = wireReply(reply, head);
   return new ResponseClass(body, { status, statusText: reasonPhrase(status), headers });
 }

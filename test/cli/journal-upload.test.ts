@@ -1,7 +1,7 @@
 /**
  * The command (built) with the admin API on, met by a 50 MB chunked upload without a key: the
- * journal reads no more of it than the body limit, so the API's answer leaves before the upload
- * ends and the server's memory stays put. Linux only: the memory is read from /proc.
+ * journal reads none of a refused body, so the API's answer leaves before the upload ends and the
+ * server's memory stays put. Linux only: the memory is read from /proc.
  */
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -96,7 +96,7 @@ function upload(url: string, total: number, pid: number): Promise<Upload> {
 
 describe('petstore-service --admin-token met by a 50 MB upload without a key', () => {
   it.skipIf(process.platform !== 'linux')(
-    'answers it with its JSON error before the upload ends, journals at most the body limit of it, and grows by under 40 MB',
+    'answers it with its JSON error before the upload ends, journals none of it, and grows by under 40 MB',
     async () => {
       const cli = runCli(['--port', '0', '--quiet', '--admin-token', TOKEN]);
       const url = await listening(cli);
@@ -125,7 +125,7 @@ describe('petstore-service --admin-token met by a 50 MB upload without a key', (
       const [journaled, ...others] = await (await fetch(`${new URL(url).origin}/__admin/requests`, admin)).json();
       expect(others).toEqual([]);
       expect(journaled).toMatchObject({ method: 'POST', status: answer.status, requestBodyTruncated: true });
-      expect(journaled.requestBody).toBe('x'.repeat(64 * 1024));
+      expect(journaled.requestBody).toBe('');
     },
     60_000,
   );

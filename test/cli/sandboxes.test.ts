@@ -106,6 +106,7 @@ describe('petstore-service --admin-token: sandboxes', () => {
     [['--sandboxes', '0'], '--sandboxes must be a whole number from 1 to 100000, got "0"; see --help'],
     [['--sandbox-idle', '1.5'], '--sandbox-idle must be a whole number of minutes from 1 to 10080, got "1.5"; see --help'],
     [['--journal', 'lots'], '--journal must be a whole number from 1 to 1000000, got "lots"; see --help'],
+    [['--journal-mib', '2048'], '--journal-mib must be a whole number of MiB from 1 to 1024, got "2048"; see --help'],
   ])('refuses %j in one line that names the range', async (args, line) => {
     const { code, stderr } = await runCli(['--port', '0', '--admin-token', ADMIN, ...args]).exited;
     expect([code, stderr]).toEqual([2, `petstore-service: ${line}\n`]);

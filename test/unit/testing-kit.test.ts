@@ -92,7 +92,7 @@ describe('createTestPetStore', () => {
       }
     })();
     expect(message).toMatch(/^createTestPetStore: unknown option "strat" \(did you mean "start"\?\); the options are apiKeys, basePath, /);
-    expect(message).toMatch(/, start, sandboxes, sandboxIdleMinutes, journal, randomSeed$/);
+    expect(message).toMatch(/, start, sandboxes, sandboxIdleMinutes, journal, journalMiB, (pets, )?randomSeed$/);
     expect(message).not.toMatch(/\b(now|storage|limitStore)\b/);
     expect(() => createTestPetStore({ randomSeeds: 1 } as never)).toThrow('createTestPetStore: unknown option "randomSeeds" (did you mean "randomSeed"?)');
   });
