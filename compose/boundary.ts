@@ -61,7 +61,7 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
       const clientAddress = addressOrNone(callerAddress, request, host);
       const status = isConnectionReset(response) ? 0 : response.status;
       if (onResponse) watch(() => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }), onError);
-      if (observation) watch(() => observation.end({ path: pathOf!(request), status, notes: notes!, clientAddress, ms }), onError);
+      if (observation) watch(() => observation.end({ path: pathOf!(request, host), status, notes: notes!, clientAddress, ms }), onError);
       if (observe) watch(() => observe({ request, status, ms, clientAddress, traceId: observation?.traceId }), onError);
     }
     return response;
@@ -82,7 +82,7 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
     const reply = await (observation ? observation.within(() => answer(request, { ...host, notes })) : answer(request, host));
     const ms = performance.now() - start;
     const clientAddress = addressOrNone(callerAddress, request, host);
-    if (observation) watch(() => observation.end({ path: pathOf!(request), status: reply.status, notes, clientAddress, ms }), config.onError);
+    if (observation) watch(() => observation.end({ path: pathOf!(request, host), status: reply.status, notes, clientAddress, ms }), config.onError);
     if (observe) watch(() => observe({ request, status: reply.status, ms, clientAddress, traceId: observation?.traceId }), config.onError);
     return reply;
   };
@@ -95,14 +95,20 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
   };
 }
 
-/** The path of a request without its query, every key and the admin token in it redacted: telemetry's `url.path`. */
-function redactedPath(config: ResolvedOptions): (request: ApiRequest) => string {
+/**
+ * The path of a request as the client sent it, without its query, every key and the admin token in
+ * it redacted: telemetry's `url.path`. A host that cut its mount prefix off the request (Express's
+ * `app.use('/api', petstore)`) has it put back: the client asked for `/api/v1/pets`.
+ */
+function redactedPath(config: ResolvedOptions): (request: ApiRequest, host: Host) => string {
   const redact = redactSecrets([...config.apiKeys.keys(), config.admin?.token ?? '']);
-  return (request) => {
+  return (request, host) => {
     const { url } = request;
     const start = url.indexOf('/', url.indexOf('//') + 2);
     const end = url.indexOf('?', start);
-    return redact(start === -1 ? '/' : url.slice(start, end === -1 ? undefined : end));
+    const path = start === -1 ? '/' : url.slice(start, end === -1 ? undefined : end);
+    const prefix = host.mountStripped && host.mountPath ? host.mountPath.replace(/\/+$/, '') : '';
+    return redact(`${prefix}${path}`);
   };
 }
 

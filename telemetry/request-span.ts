@@ -11,6 +11,7 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
+import ipaddr from 'ipaddr.js';
 import type { ObservedAnswer, ObservedRequest, RequestObservation } from '../src/index.ts';
 import { ATTRIBUTE, CONNECTION_RESET, methodOf, planName, serverStart } from './conventions.ts';
 import type { Meters } from './metrics.ts';
@@ -107,7 +108,7 @@ function describeAnswer(span: Span, method: string, { path, status, notes, clien
   const attributes: Attributes = { [ATTRIBUTE.urlPath]: path };
   if (route !== undefined) attributes[ATTRIBUTE.route] = route;
   if (status !== 0) attributes[ATTRIBUTE.statusCode] = status;
-  if (clientAddress !== undefined) attributes[ATTRIBUTE.clientAddress] = clientAddress;
+  if (clientAddress !== undefined) attributes[ATTRIBUTE.clientAddress] = plainAddress(clientAddress);
   if (plan !== undefined) attributes[ATTRIBUTE.plan] = planName(plan);
   if (limit !== undefined) attributes[ATTRIBUTE.rateLimit] = limit;
   // A server's 4xx is the client's error, not the span's: the conventions leave it UNSET.
@@ -116,4 +117,14 @@ function describeAnswer(span: Span, method: string, { path, status, notes, clien
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.setAttributes(attributes);
+}
+
+/**
+ * The caller's address as the limits count it: an IPv4-mapped IPv6 address (`::ffff:192.0.2.7`,
+ * how a socket listening on `::` reports an IPv4 caller) as its IPv4 address; any other as it is.
+ */
+function plainAddress(address: string): string {
+  if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address;
+  const ip = ipaddr.IPv6.parse(address);
+  return ip.isIPv4MappedAddress() ? ip.toIPv4Address().toString() : address;
 }
