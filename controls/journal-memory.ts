@@ -1,7 +1,12 @@
 /** The journals' memory: each world's newest exchanges, and one budget of bytes all worlds' journals share, the oldest exchange anywhere out first. */
 import type { RecordedExchange } from './journal.ts';
 
-/** What an exchange costs beside its strings: the object, its two header records, the list's links. */
+/**
+ * What an exchange costs beside its strings: the object, its two header records, the list's links.
+ *
+ * @example
+ * exchangeBytes({ ...exchange, path: '', url: '' }) >= EXCHANGE_OVERHEAD_BYTES; // true
+ */
 export const EXCHANGE_OVERHEAD_BYTES = 256;
 
 /**
