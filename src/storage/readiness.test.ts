@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render } from '../response/reply.ts';
 import type { StoreDatabase } from './database.ts';
-import { READY_TIMEOUT_MS, type ReadinessCheck, readiness } from './readiness.ts';
+import { READY_REUSE_MS, READY_TIMEOUT_MS, type ReadinessCheck, cachedReadiness, readiness } from './readiness.ts';
 
 const POSTGRESQL: StoreDatabase = { system: 'postgresql', name: 'PostgreSQL' };
 const REDIS: StoreDatabase = { system: 'redis', name: 'Redis' };
@@ -93,5 +93,43 @@ describe('readiness (GET /readyz)', () => {
       statuses.push((await probe(checks)).status);
     }
     expect(statuses).toEqual([200, 503, 200]);
+  });
+});
+
+describe('cachedReadiness: one check in flight, its answer reused for a second', () => {
+  /** A ping that counts its calls and settles when the test says. */
+  function heldPing() {
+    const pending: (() => void)[] = [];
+    const ping = vi.fn(() => new Promise<void>((resolve) => pending.push(resolve)));
+    return { ping, answerAll: () => pending.splice(0).forEach((resolve) => resolve()) };
+  }
+
+  it('gives callers that come while a check runs that check, even after the clock passed a second meanwhile', async () => {
+    let now = 0;
+    const { ping, answerAll } = heldPing();
+    const ready = cachedReadiness([{ keeps: 'pets', database: POSTGRESQL, ping }], () => now);
+    const first = ready();
+    now = READY_REUSE_MS * 5;
+    const second = ready();
+    expect(second).toBe(first);
+    answerAll();
+    expect((await first).status).toBe(200);
+    expect(ping).toHaveBeenCalledTimes(1);
+  });
+
+  it('checks again once the answer is a second old, or when the clock was set back before it', async () => {
+    let now = 10_000;
+    const ping = vi.fn(() => Promise.resolve());
+    const ready = cachedReadiness([{ keeps: 'pets', database: POSTGRESQL, ping }], () => now);
+    await ready();
+    now += READY_REUSE_MS - 1;
+    await ready();
+    expect(ping).toHaveBeenCalledTimes(1);
+    now += 1;
+    await ready();
+    expect(ping).toHaveBeenCalledTimes(2);
+    now -= 1;
+    await ready();
+    expect(ping).toHaveBeenCalledTimes(3);
   });
 });
