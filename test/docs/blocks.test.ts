@@ -342,7 +342,10 @@ describe('shell blocks', () => {
             sub === 'install' &&
             words
               .slice(2)
-              .some((name) => !name.startsWith('-') && !/^(petstore-service|express|postgres|redis|@electric-sql\/pglite|wrangler|@opentelemetry\/[a-z-]+)$/.test(name))
+              .some(
+                (name) =>
+                  !name.startsWith('-') && !/^(petstore-service|express|postgres|redis|@electric-sql\/pglite|wrangler|@opentelemetry\/[a-z-]+)$/.test(name),
+              )
           ) {
             problems.push(`npm install ${words.slice(2).join(' ')}: not a package these docs name`);
           } else if (!['run', 'start', 'test', 'install', 'ci'].includes(sub ?? '')) problems.push(`npm ${sub}: not a command this test knows`);
