@@ -68,7 +68,7 @@ export function createStrikes({ limitStore, now: clock, banThreshold, banDuratio
     return new ApiError({
       status: 429,
       code: 'key_banned',
-      message: `Too many ${what} from this address; banned for ${seconds} more seconds.`,
+      message: `Too many ${what} from this address; banned for ${seconds} more second${seconds === '1' ? '' : 's'}.`,
       headers: { 'Retry-After': seconds },
     });
   };

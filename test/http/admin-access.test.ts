@@ -84,7 +84,7 @@ describe('wrong admin tokens', () => {
     const port = new URL(server.url).port;
     for (let i = 0; i < 10; i++) expect((await adminGet(port, '127.0.0.3', bearer(WRONG, '198.51.100.9'))).status).toBe(401);
     const first = await adminGet(port, '127.0.0.3', bearer(WRONG, '198.51.100.9'));
-    expect([first.status, first.body.message]).toEqual([429, 'Too many wrong admin tokens from this address; banned for 1 more seconds.']);
+    expect([first.status, first.body.message]).toEqual([429, 'Too many wrong admin tokens from this address; banned for 1 more second.']);
     clock.advance(1_000);
     const second = await adminGet(port, '127.0.0.3', bearer(WRONG, '198.51.100.9'));
     expect([second.status, second.body.message]).toEqual([429, 'Too many wrong admin tokens from this address; banned for 2 more seconds.']);

@@ -143,7 +143,7 @@ describe('GET /__admin/openapi.json', () => {
     expect(operations.filter(({ path }) => !path.startsWith(inSandbox)).map(summary)).toEqual([
       ['POST /__admin/reset', 'resetStore', ['store'], ['204', '400', '401', '429', '4XX']],
       ['OPTIONS /__admin/reset', 'resetStoreOptions', ['store'], ['204', '400', '401', '429', '4XX']],
-      ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415', '429', '4XX']],
+      ['POST /__admin/seed', 'seedPets', ['store'], ['201', '400', '401', '413', '415', '429', '507', '4XX']],
       ['OPTIONS /__admin/seed', 'seedPetsOptions', ['store'], ['204', '400', '401', '429', '4XX']],
       ['GET /__admin/pets', 'listAllPets', ['store'], ['200', '400', '401', '429', '4XX']],
       ['HEAD /__admin/pets', 'listAllPetsHead', ['store'], ['200', '400', '401', '429', '4XX']],
@@ -171,7 +171,7 @@ describe('GET /__admin/openapi.json', () => {
       ['OPTIONS /__admin/openapi.json', 'adminOpenApiDocumentOptions', ['document'], ['204', '400', '401', '429', '4XX']],
       ['GET /__admin/sandboxes', 'listSandboxes', ['sandboxes'], ['200', '400', '401', '429', '4XX']],
       ['HEAD /__admin/sandboxes', 'listSandboxesHead', ['sandboxes'], ['200', '400', '401', '429', '4XX']],
-      ['POST /__admin/sandboxes', 'openSandbox', ['sandboxes'], ['201', '400', '401', '409', '413', '415', '429', '4XX']],
+      ['POST /__admin/sandboxes', 'openSandbox', ['sandboxes'], ['201', '400', '401', '409', '413', '415', '429', '507', '4XX']],
       ['OPTIONS /__admin/sandboxes', 'sandboxesOptions', ['sandboxes'], ['204', '400', '401', '429', '4XX']],
       ['GET /__admin/sandboxes/{id}', 'getSandbox', ['sandboxes'], ['200', '400', '401', '404', '429', '4XX']],
       ['HEAD /__admin/sandboxes/{id}', 'getSandboxHead', ['sandboxes'], ['200', '400', '401', '404', '429', '4XX']],
