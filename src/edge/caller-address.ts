@@ -1,6 +1,6 @@
 /** The caller's network address, from whichever host runs the handler, and through the proxies the operator trusts. */
-import ipaddr from 'ipaddr.js';
 import { CANONICAL_IPV4, ipOf } from '../limits/address.ts';
+import { inRange, rangeOf } from '../limits/ip.ts';
 import { requestForUser, type ApiRequest } from '../operations/request.ts';
 import type { PetStoreContext } from './context.ts';
 import type { Host } from './host.ts';
@@ -141,16 +141,12 @@ export function trustOf(trustProxy: number | readonly string[]): ((address: stri
   if (typeof trustProxy === 'number') return trustProxy > 0 ? (_address, index) => index < trustProxy : undefined;
   if (trustProxy.length === 0) return undefined;
   const ranges = trustProxy.map((range) => {
-    try {
-      if (range.includes('/')) return ipaddr.parseCIDR(range);
-      const ip = ipaddr.parse(range);
-      return [ip, ip.kind() === 'ipv4' ? 32 : 128] as const;
-    } catch {
-      throw new TypeError(`trustProxy: "${range}" is not an IP address or CIDR range`);
-    }
+    const parsed = typeof range === 'string' ? rangeOf(range) : undefined;
+    if (parsed === undefined) throw new TypeError(`trustProxy: "${range}" is not an IP address or CIDR range`);
+    return parsed;
   });
   return (address) => {
     const ip = ipOf(address);
-    return ip !== undefined && ranges.some(([network, bits]) => ip.kind() === network.kind() && ip.match(network, bits));
+    return ip !== undefined && ranges.some(([network, bits]) => inRange(ip, network, bits));
   };
 }

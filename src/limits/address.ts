@@ -1,5 +1,5 @@
 /** The rate-limit subject of a caller without a valid key: its IPv4 address, or its IPv6 network. */
-import ipaddr from 'ipaddr.js';
+import { type Ip, ipv6Parts, ipv6Text } from './ip.ts';
 import type { Subject } from './limit-store.ts';
 
 /**
@@ -43,24 +43,26 @@ export function anonymousSubject(address: string | undefined, ipv6Subnet: number
   if (address !== undefined && CANONICAL_IPV4.test(address)) return subject(address);
   const ip = address === undefined ? undefined : ipOf(address);
   if (ip === undefined) return UNKNOWN_ADDRESS;
-  if (ip.kind() === 'ipv4') return subject(ip.toString());
-  const network = new ipaddr.IPv6((ip as ipaddr.IPv6).parts.map((part, i) => part & partMask(i, ipv6Subnet)));
-  return subject(`${network.toRFC5952String()}/${ipv6Subnet}`);
+  if (ip.kind === 'ipv4') return subject(ip.parts.join('.'));
+  const network = ip.parts.map((part, i) => part & partMask(i, ipv6Subnet));
+  return subject(`${ipv6Text(network)}/${ipv6Subnet}`);
 }
 
 /**
- * An address as a socket reports it, parsed: IPv4 only in dotted four-part decimal (ipaddr.js
- * would also read `127.1` or octal `010.0.0.1`, which no socket reports), an IPv4-mapped IPv6
- * address as its IPv4 address; `undefined` for anything else.
+ * An address as a socket reports it, parsed: IPv4 only in dotted four-part decimal (the URL
+ * parser would also read `127.1` or octal `010.0.0.1`, which no socket reports), an IPv4-mapped
+ * IPv6 address as its IPv4 address; `undefined` for anything else.
  *
  * @example
- * ipOf('::ffff:192.0.2.7')?.toString(); // '192.0.2.7'
+ * ipOf('::ffff:192.0.2.7')?.parts.join('.'); // '192.0.2.7'
  */
-export function ipOf(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (ipaddr.IPv4.isValidFourPartDecimal(address)) return ipaddr.IPv4.parse(address);
-  if (!ipaddr.IPv6.isValid(address)) return undefined;
-  const ip = ipaddr.IPv6.parse(address);
-  return ip.isIPv4MappedAddress() ? ip.toIPv4Address() : ip;
+export function ipOf(address: string): Ip | undefined {
+  if (CANONICAL_IPV4.test(address)) return { kind: 'ipv4', parts: address.split('.').map(Number) };
+  const parts = ipv6Parts(address);
+  if (parts === undefined) return undefined;
+  // ::ffff:a.b.c.d, as a dual-stack socket reports an IPv4 peer.
+  const mapped = parts.slice(0, 5).every((part) => part === 0) && parts[5] === 0xffff;
+  return mapped ? { kind: 'ipv4', parts: [parts[6]! >> 8, parts[6]! & 0xff, parts[7]! >> 8, parts[7]! & 0xff] } : { kind: 'ipv6', parts };
 }
 
 /**
