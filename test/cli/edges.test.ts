@@ -11,7 +11,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, type CliProcess, listening } from '../helpers/cli.ts';
 
 /** Longer than any of these takes to answer on a busy machine; a hang fails here, not at the suite's timeout. */
 const ANSWER_WITHIN_MS = 15_000;
@@ -42,15 +42,6 @@ async function answer(cli: CliProcess): Promise<{ code: number | string | null; 
 /** The line `petstore-service: <line>` alone on stderr, nothing on stdout, exit code 2. */
 async function expectRefused(cli: CliProcess, line: string): Promise<void> {
   expect(await answer(cli)).toEqual({ code: 2, stdout: '', stderr: `petstore-service: ${line}\n` });
-}
-
-/** The URL the command prints once it listens. */
-async function listening(cli: CliProcess): Promise<string> {
-  while (!/listening on (\S+)\n/.test(cli.stdout())) {
-    if (cli.child.exitCode !== null) throw new Error(`exited with ${cli.child.exitCode}: ${cli.stderr()}`);
-    await Promise.race([once(cli.child.stdout!, 'data'), cli.exited]);
-  }
-  return /listening on (\S+)\n/.exec(cli.stdout())![1]!;
 }
 
 describe('petstore-service --data <dir> where no database can be', () => {

@@ -6,11 +6,10 @@
  * 256 MB of RSS and answers the journal with JSON afterwards. Linux only: the memory is read from /proc.
  * 16 keep-alive connections at a time, as a CI machine of 2 cores can carry beside the server.
  */
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, listening, statusKb } from '../helpers/cli.ts';
 
 const TOKEN = 'flood-admin-token-0123';
 const BODY = Buffer.alloc(64 * 1024, 'x');
@@ -18,20 +17,6 @@ const BODY = Buffer.alloc(64 * 1024, 'x');
 const PADDING = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`x-pad-${i}`, 'p'.repeat(1_000)]));
 const CONNECTIONS = 16;
 const MOST_RSS_KB = 256 * 1024;
-
-/** The URL the command prints once it listens. */
-async function listening(cli: CliProcess): Promise<string> {
-  while (!/listening on (\S+)\n/.test(cli.stdout())) {
-    if (cli.child.exitCode !== null) throw new Error(`exited with ${cli.child.exitCode}: ${cli.stderr()}`);
-    await Promise.race([once(cli.child.stdout!, 'data'), cli.exited]);
-  }
-  return /listening on (\S+)\n/.exec(cli.stdout())![1]!;
-}
-
-/** A line of /proc/<pid>/status in kB: VmRSS now, VmHWM its peak. */
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-}
 
 /** One POST of the 64 KiB body with the padding headers (and `authorization`, if given) on `agent`: its status. */
 function post(url: string, agent: Agent, authorization: string | undefined): Promise<number> {

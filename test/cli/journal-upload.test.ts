@@ -3,31 +3,16 @@
  * journal reads none of a refused body, so the API's answer leaves before the upload ends and the
  * server's memory stays put. Linux only: the memory is read from /proc.
  */
-import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, listening, statusKb } from '../helpers/cli.ts';
 
 const TOKEN = 'upload-admin-token-0123';
 const UPLOAD_BYTES = 50 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
 /** How much the server may grow by while the upload comes: the whole upload held would be 50 MB and more. */
 const MOST_GROWTH_KB = 40 * 1024;
-
-/** The URL the command prints once it listens. */
-async function listening(cli: CliProcess): Promise<string> {
-  while (!/listening on (\S+)\n/.test(cli.stdout())) {
-    if (cli.child.exitCode !== null) throw new Error(`exited with ${cli.child.exitCode}: ${cli.stderr()}`);
-    await Promise.race([once(cli.child.stdout!, 'data'), cli.exited]);
-  }
-  return /listening on (\S+)\n/.exec(cli.stdout())![1]!;
-}
-
-/** A line of /proc/<pid>/status in kB: VmRSS now, VmHWM its peak. */
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
-}
 
 /** Starts the peak over from now, where the kernel allows it (Linux 4.0+, our own process). */
 function resetPeak(pid: number): void {

@@ -1,16 +1,7 @@
 /** The command (built) behind a proxy: `--trust-proxy` says which proxies to believe, `--proxy-header` which header, and a warning is printed as a warning, with its code. */
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliProcess } from '../helpers/cli.ts';
-
-/** The URL the command prints once it listens. */
-async function listening(cli: CliProcess): Promise<string> {
-  while (!/listening on (\S+)\n/.test(cli.stdout())) {
-    if (cli.child.exitCode !== null) throw new Error(`exited with ${cli.child.exitCode}: ${cli.stderr()}`);
-    await Promise.race([once(cli.child.stdout!, 'data'), cli.exited]);
-  }
-  return /listening on (\S+)\n/.exec(cli.stdout())![1]!;
-}
+import { runCli, type CliProcess, listening } from '../helpers/cli.ts';
 
 /** Waits until the command has printed `pattern` on `stream`, and returns it all. */
 async function printed(cli: CliProcess, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string> {

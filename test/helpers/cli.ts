@@ -1,6 +1,7 @@
 /** The built petstore-service command as a child process for a test: what it has printed, and how it exits. Killed after each test. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { afterEach } from 'vitest';
 
 const CLI = 'dist/cli/index.js';
@@ -34,4 +35,18 @@ export function runCli(args: string[], env: Record<string, string> = {}, { unpri
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** The URL `cli` prints once it listens; an Error with its stderr if it exits first. */
+export async function listening(cli: CliProcess): Promise<string> {
+  while (!/listening on (\S+)\n/.test(cli.stdout())) {
+    if (cli.child.exitCode !== null) throw new Error(`exited with ${cli.child.exitCode}: ${cli.stderr()}`);
+    await Promise.race([once(cli.child.stdout!, 'data'), cli.exited]);
+  }
+  return /listening on (\S+)\n/.exec(cli.stdout())![1]!;
+}
+
+/** A line of /proc/<pid>/status in kB (Linux only): VmRSS now, VmHWM its peak. */
+export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
