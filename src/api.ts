@@ -37,10 +37,13 @@ export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
  * `GET /healthz` at the mount path's root, beside the API rather than in it: a load balancer's
  * liveness probe needs no key, spends no quota, and is not an operation of the OpenAPI document.
  */
-const HEALTH_ROUTE = { path: '/healthz', methods: { GET: (): Reply => ({ status: 200, json: '{"status":"ok"}' }) } };
+const HEALTH_ROUTE: ProbeRoute = { path: '/healthz', methods: { GET: (): Reply => ({ status: 200, json: '{"status":"ok"}' }) } };
 
-/** `GET /readyz` beside it: the readiness probe, 503 while a database the stores keep their data in does not answer (src/storage/readiness.ts). */
-const READY_ROUTE = { path: '/readyz', methods: { GET: true } };
+/** A probe's route: a path at the mount path's root and the one method it serves, GET (HEAD with it). */
+interface ProbeRoute {
+  readonly path: string;
+  readonly methods: { readonly GET: () => Reply | Promise<Reply> };
+}
 
 /**
  * Where the admin API answers when it is on (controls/admin.ts takes those paths first): with it
@@ -79,13 +82,9 @@ export function createAnswer(config: ResolvedOptions): Answer {
     { keeps: 'pets', database: storage.database, ping: storage.ping?.bind(storage) },
     { keeps: 'rate limits', database: limitStore.database, ping: limitStore.ping?.bind(limitStore) },
   ];
-  const readiness = cachedReadiness(stores, config.now);
-
-  /** The answer of `/readyz`, as {@link health}'s for any method but GET and HEAD. */
-  function ready(request: ApiRequest): Reply | Promise<Reply> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return health(request, READY_ROUTE);
-    return readiness();
-  }
+  /** `GET /readyz` beside `/healthz`: the readiness probe, 503 while a database the stores keep their data in does not answer. */
+  const readyRoute: ProbeRoute = { path: '/readyz', methods: { GET: cachedReadiness(stores, config.now) } };
+  const probes = [HEALTH_ROUTE, readyRoute];
 
   /** Counts the request against its key, or against its client address when it has no valid key. */
   function rateLimit(request: ApiRequest, host: Host, caller: Caller | undefined) {
@@ -116,7 +115,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     for (let segments = 1; slash !== -1 && segments <= PREFIX_SEGMENTS; segments++, slash = pathname.indexOf('/', slash + 1)) {
       const rest = pathname.slice(slash);
       const path = pathUnderBase(rest, config.basePath);
-      if (rest === HEALTH_ROUTE.path || rest === READY_ROUTE.path || (path !== undefined && matchRoute(routes, path))) return true;
+      if (probes.some((probe) => probe.path === rest) || (path !== undefined && matchRoute(routes, path))) return true;
     }
     return false;
   }
@@ -125,13 +124,12 @@ export function createAnswer(config: ResolvedOptions): Answer {
   async function answer(request: ApiRequest, target: Target | '*', host: Host, injected: Injected | undefined): Promise<Reply> {
     if (target === '*') return unlessInjected({ status: 204, headers: { Allow: SERVER_METHODS } }, injected);
     const { notes } = host;
-    if (target.pathname === HEALTH_ROUTE.path || target.pathname === READY_ROUTE.path) {
-      const probe = target.pathname === HEALTH_ROUTE.path ? HEALTH_ROUTE : READY_ROUTE;
+    const probe = probes.find((route) => route.path === target.pathname);
+    if (probe) {
       if (notes) notes.route = probe.path;
       // Refused before anything reads it, whatever the method: a probe's body is never wanted.
       if (declaresBody(request)) return unlessInjected(errorReply(bodyRefused(probe.path), config.onError), injected);
-      const reply = probe === HEALTH_ROUTE ? health(request, HEALTH_ROUTE) : await ready(request);
-      return unlessInjected(reply, injected, allowedMethods(probe));
+      return unlessInjected(await probeReply(request, probe), injected, allowedMethods(probe));
     }
     const path = pathUnderBase(target.pathname, config.basePath);
     const served = `${target.mountPath}${config.basePath}`;
@@ -220,11 +218,10 @@ function injectedAt(injected: Injected, headers: Readonly<Record<string, string>
   return injectedReply(injected.error, Object.assign({}, headers, { Allow: allow ?? SERVER_METHODS }));
 }
 
-/** The answer of `/healthz` (or `/readyz`, but for GET): OPTIONS (a preflight too) gets its `Allow`, a method it does not serve a 405. */
-function health(request: ApiRequest, route: { readonly path: string; readonly methods: Readonly<Record<string, unknown>> }): Reply {
+/** A probe's answer: its GET for GET and HEAD, its `Allow` for OPTIONS (a preflight too), and a 405 for a method it does not serve. */
+function probeReply(request: ApiRequest, route: ProbeRoute): Reply | Promise<Reply> {
   if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allowedMethods(route) } };
-  handlerFor(route, request.method);
-  return HEALTH_ROUTE.methods.GET();
+  return handlerFor(route, request.method)();
 }
 
 /**
