@@ -1,6 +1,6 @@
 /** The petstore-service command's access log: one line per answered request, told by the composition's observer (no Response needed, so node:http keeps its direct path). */
-import type { Answered } from '../compose/boundary.ts';
 import { redactSecrets } from '../controls/redaction.ts';
+import { pathAndQuery, type Answered } from '../src/index.ts';
 
 /** `text` for people (`GET /v1/pets?limit=7 200 1.2ms 127.0.0.1`), `json` for log collectors. */
 export type LogFormat = 'text' | 'json';
@@ -30,10 +30,15 @@ export function readLogFormat(log: string | undefined, quiet: boolean): LogForma
  * const observe = accessLog('text', ['my-key-0123'], lineWriter(process.stdout));
  * // GET /v1/pets?key=[redacted] 401 0.4ms 127.0.0.1
  */
-export function accessLog(format: LogFormat, keys: Iterable<string>, write: (line: string) => void): (answered: Answered) => void {
+export function accessLog(
+  format: LogFormat,
+  keys: Iterable<string>,
+  write: (line: string) => void,
+): (answered: Pick<Answered, 'request' | 'status' | 'ms' | 'clientAddress' | 'traceId'>) => void {
   const redact = redactSecrets(keys);
   return ({ request, status, ms, clientAddress, traceId }) => {
-    const path = redact(pathOf(request.url));
+    const { path: pathOnly, query } = pathAndQuery(request.url);
+    const path = redact(query === '' ? pathOnly : `${pathOnly}?${query}`);
     const tenths = Math.round(ms * 10) / 10;
     if (format === 'text') {
       write(
@@ -67,12 +72,6 @@ export function escapeField(text: string): string {
     else for (const byte of ENCODER.encode(char)) escaped += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return escaped;
-}
-
-/** The path and query of an absolute URL, without parsing it: a URL parse per line cost more than the line's write. */
-function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash < 0 ? '/' : url.slice(slash);
 }
 
 /** Where the log's lines go: collected and written in batches, and the rest when the process exits. */

@@ -3,9 +3,11 @@ import {
   createCallerAddress,
   errorReply,
   isConnectionReset,
+  pathAndQuery,
   render,
   type AddressFinder,
   type Answer,
+  type Answered,
   type ApiRequest,
   type Handle,
   type Host,
@@ -16,20 +18,7 @@ import {
 } from '../src/index.ts';
 import { redactSecrets } from '../controls/redaction.ts';
 
-/** One answer, as the command's access log sees it: no Response needed, so the direct node:http path stays open. */
-export interface Answered {
-  /** On the direct node:http path, the host's view of the request: no Request is made for the log. */
-  readonly request: ApiRequest;
-  readonly status: number;
-  /** Milliseconds from arrival to the answer (`performance.now`). */
-  readonly ms: number;
-  /** The caller's address as the rate limits see it, when the host tells it. */
-  readonly clientAddress: string | undefined;
-  /** The trace the request is part of, when telemetry records it. */
-  readonly traceId?: string | undefined;
-}
-
-/** Sees every answer as it leaves. */
+/** Sees every answer as it leaves, without needing a Response: the command's access log. */
 export type Observer = (answered: Answered) => void;
 
 /**
@@ -39,11 +28,13 @@ export type Observer = (answered: Answered) => void;
  * `onResponse`, `observe` and telemetry as its answer leaves. They only watch: what they throw
  * goes to `onError`, and the client's answer is the same whatever they do. With telemetry, the
  * layers within run inside the request's span and note on the host what they decided.
+ *
+ * @example
+ * const handle = withBoundary(handleOf(createAnswer(config)), config, undefined);
  */
 export function withBoundary(handle: Handle, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Handle {
   const { onRequest, onResponse, onError } = config;
-  const callerAddress = createCallerAddress(config);
-  const pathOf = telemetry && redactedPath(config);
+  const finish = finisher(config, observe);
   return async (request, host) => {
     const start = performance.now();
     if (onRequest) watch(() => onRequest(request), onError);
@@ -57,12 +48,9 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
       response = render(errorReply(error, onError), { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
     }
     if (onResponse || observe || observation) {
-      const ms = performance.now() - start;
-      const clientAddress = addressOrNone(callerAddress, request, host);
-      const status = isConnectionReset(response) ? 0 : response.status;
-      if (onResponse) watch(() => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }), onError);
-      if (observation) watch(() => observation.end({ path: pathOf!(request, host), status, notes: notes!, clientAddress, ms }), onError);
-      if (observe) watch(() => observe({ request, status, ms, clientAddress, traceId: observation?.traceId }), onError);
+      const told =
+        onResponse && (({ ms, clientAddress }: Answered) => onResponse({ request, response, ms, ...(clientAddress !== undefined && { clientAddress }) }));
+      finish(request, host, start, isConnectionReset(response) ? 0 : response.status, observation, notes, told);
     }
     return response;
   };
@@ -71,19 +59,18 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
 /**
  * `answer` with `observe` and telemetry told of each reply: the direct node:http path. `answer`
  * itself never throws (see src/api.ts).
+ *
+ * @example
+ * const direct = watchedAnswer(createAnswer(config), config, accessLog('text', keys, write));
  */
-export function observedAnswer(answer: Answer, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Answer {
+export function watchedAnswer(answer: Answer, config: ResolvedOptions, observe: Observer | undefined, telemetry?: StoreTelemetry): Answer {
   if (!observe && !telemetry) return answer;
-  const callerAddress = createCallerAddress(config);
-  const pathOf = telemetry && redactedPath(config);
+  const finish = finisher(config, observe);
   /** The reply, and then the watchers told of it. */
   const watched = async (request: ApiRequest, host: Host, start: number, observation: RequestObservation | undefined) => {
-    const notes: RequestNotes = {};
+    const notes: RequestNotes | undefined = observation && {};
     const reply = await (observation ? observation.within(() => answer(request, { ...host, notes })) : answer(request, host));
-    const ms = performance.now() - start;
-    const clientAddress = addressOrNone(callerAddress, request, host);
-    if (observation) watch(() => observation.end({ path: pathOf!(request, host), status: reply.status, notes, clientAddress, ms }), config.onError);
-    if (observe) watch(() => observe({ request, status: reply.status, ms, clientAddress, traceId: observation?.traceId }), config.onError);
+    finish(request, host, start, reply.status, observation, notes);
     return reply;
   };
   return (request, host) => {
@@ -95,6 +82,45 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
   };
 }
 
+/** What an unobserved request noted: nothing (telemetry alone reads notes). */
+const NOTHING_NOTED: RequestNotes = Object.freeze({});
+
+/**
+ * Both ways out's last step: the one record of the answer, told to `first` (`onResponse`, which
+ * needs the Response only its caller has), then telemetry, then `observe`.
+ */
+function finisher(config: ResolvedOptions, observe: Observer | undefined) {
+  const { onError } = config;
+  const callerAddress = createCallerAddress(config);
+  const pathOf = redactedPath(config);
+  return (
+    request: ApiRequest,
+    host: Host,
+    start: number,
+    status: number,
+    observation: RequestObservation | undefined,
+    notes: RequestNotes | undefined,
+    first?: (answered: Answered) => void,
+  ): void => {
+    const ms = performance.now() - start;
+    const answered: Answered = {
+      request,
+      status,
+      ms,
+      clientAddress: addressOrNone(callerAddress, request, host),
+      notes: notes ?? NOTHING_NOTED,
+      traceId: observation?.traceId,
+      // Redacted when read: only a recording span reads it, and the access log cuts its own with the query.
+      get path() {
+        return pathOf(request, host);
+      },
+    };
+    if (first) watch(() => first(answered), onError);
+    if (observation) watch(() => observation.end(answered), onError);
+    if (observe) watch(() => observe(answered), onError);
+  };
+}
+
 /**
  * The path of a request as the client sent it, without its query, every key and the admin token in
  * it redacted: telemetry's `url.path`. A host that cut its mount prefix off the request (Express's
@@ -103,10 +129,7 @@ export function observedAnswer(answer: Answer, config: ResolvedOptions, observe:
 function redactedPath(config: ResolvedOptions): (request: ApiRequest, host: Host) => string {
   const redact = redactSecrets([...config.apiKeys.keys(), config.admin?.token ?? '']);
   return (request, host) => {
-    const { url } = request;
-    const start = url.indexOf('/', url.indexOf('//') + 2);
-    const end = url.indexOf('?', start);
-    const path = start === -1 ? '/' : url.slice(start, end === -1 ? undefined : end);
+    const { path } = pathAndQuery(request.url);
     const prefix = host.mountStripped && host.mountPath ? host.mountPath.replace(/\/+$/, '') : '';
     return redact(`${prefix}${path}`);
   };

@@ -6,7 +6,7 @@ import { controlLayers, type ControlBounds, type ControlLayers } from '../contro
 import type { Sandboxes } from '../controls/sandboxes.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { createAnswer, handleOf, resolveOptions, type Answer, type Handle, type PetStoreOptions, type ResolvedOptions } from '../src/index.ts';
-import { observedAnswer, withBoundary, type Observer } from './boundary.ts';
+import { watchedAnswer, withBoundary, type Observer } from './boundary.ts';
 import type { PetStore } from './handler.ts';
 import { toPetStore } from './pet-store.ts';
 
@@ -76,7 +76,7 @@ export function compose({ config: options, clock, standingFaults = [], observe, 
   return {
     config,
     handle: withBoundary(inner, config, observe, telemetry),
-    answer: plain ? observedAnswer(api, config, observe, telemetry) : undefined,
+    answer: plain ? watchedAnswer(api, config, observe, telemetry) : undefined,
     controls,
     sandboxes,
     faults,

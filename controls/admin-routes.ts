@@ -1,12 +1,12 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
-import { parseInput, type Reply } from '../src/index.ts';
+import { parseInput, pathAndQuery, type Reply } from '../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
 import { FaultRuleSchema } from './admin-schemas.ts';
 import { seedSchemaFor } from './seed-schemas.ts';
 import { ClockChangeSchema, timeAfterAdvance, timeOf } from './clock-schemas.ts';
 import type { Controls } from './controls.ts';
 import type { PendingFault } from './faults.ts';
-import { pathAndQuery, verificationFailure } from './journal.ts';
+import { verificationFailure } from './journal.ts';
 import { countMatching, exchangesJson, exchangesMatching, journalFilter } from './journal-query.ts';
 import { VerificationSchema } from './journal-schemas.ts';
 

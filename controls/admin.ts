@@ -14,6 +14,7 @@ import {
   memoryLimitStore,
   readJson,
   render,
+  pathAndQuery,
   pathBelowMount,
   requestTarget,
   type Handle,
@@ -23,7 +24,6 @@ import {
   type Subject,
 } from '../src/index.ts';
 import { adminRoutes } from './admin-routes.ts';
-import { pathAndQuery } from './journal.ts';
 import type { Controls } from './controls.ts';
 import { noSuchSandbox, sandboxRoutes } from './sandbox-routes.ts';
 import type { Worlds } from './worlds.ts';

@@ -6,6 +6,7 @@ import {
   connectionReset,
   createAuthenticator,
   errorReply,
+  pathAndQuery,
   PLAN_QUOTAS,
   planQuota,
   refusalHeaders,
@@ -16,7 +17,6 @@ import {
   type ResolvedOptions,
 } from '../src/index.ts';
 import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
-import { pathAndQuery } from './journal.ts';
 import { between } from './random.ts';
 
 /**

@@ -1,5 +1,5 @@
 /** The journal of a fake backend: the exchanges it answered (secrets redacted, bodies and headers cut to their bounds), and the checks tests make on it. */
-import { isConnectionReset } from '../src/index.ts';
+import { isConnectionReset, pathAndQuery } from '../src/index.ts';
 import type { KeptBody } from './journal-body.ts';
 import { REDACTED, type Redactor } from './redaction.ts';
 
@@ -170,30 +170,6 @@ function boundedHeaders(record: Record<string, string>, bounds: (typeof HEADER_B
     units += name.length + value.length;
   }
   return { headers, cut };
-}
-
-/** The scheme and authority in front of a URL's path: what a URL that does not parse is cut at. */
-const ORIGIN = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
-
-/**
- * The path and query (without `?`) of `url`, also when it does not parse: a Request's URL is made
- * from the client's Host (`example.test:99999`), which the edge answers with a 400, and reading it
- * here must not turn that answer into a 500.
- *
- * @example
- * pathAndQuery('http://example.test:99999/v1/pets?limit=2'); // { path: '/v1/pets', query: 'limit=2' }
- */
-export function pathAndQuery(url: string): { path: string; query: string } {
-  try {
-    const { pathname, search } = new URL(url);
-    return { path: pathname, query: search.slice(1) };
-  } catch {
-    // Cut by hand, below; not URL.canParse, which older browsers running the test kit lack.
-  }
-  const rest = url.replace(ORIGIN, '').replace(/#.*$/s, '');
-  const question = rest.indexOf('?');
-  const path = question === -1 ? rest : rest.slice(0, question);
-  return { path: path || '/', query: question === -1 ? '' : rest.slice(question + 1) };
 }
 
 /** What a journal entry is made of: the request (before it is read), the body kept of it (none for a refused one), its answer, the real ms it took, the store's time and the redaction of its secrets. */

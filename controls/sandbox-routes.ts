@@ -1,7 +1,6 @@
 /** The admin API's `/__admin/sandboxes` routes: open, list, read and delete sandboxes; each one's own admin routes sit below its id. */
-import { ApiError, parseInput, type Reply } from '../src/index.ts';
+import { ApiError, parseInput, pathAndQuery, type Reply } from '../src/index.ts';
 import type { AdminOperation } from './admin-routes.ts';
-import { pathAndQuery } from './journal.ts';
 import { newSandboxSchemaFor } from './sandbox-schemas.ts';
 import type { Sandbox, Sandboxes } from './sandboxes.ts';
 

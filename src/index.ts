@@ -12,8 +12,9 @@ export { assertKnownOptions, nearestName } from './option-names.ts';
 // The seam a runtime fills in, and the edge's checks a runtime may make itself.
 export { IN_PROCESS, NO_HOST, bodyReadByHost, type Host, type WireTarget } from './edge/host.ts';
 export type { PetStoreContext } from './edge/context.ts';
-export type { ObservedAnswer, ObservedRequest, RequestNotes, RequestObservation, StoreTelemetry, Telemetry } from './edge/telemetry.ts';
+export type { Answered, ObservedRequest, RequestNotes, RequestObservation, StoreTelemetry, Telemetry } from './edge/telemetry.ts';
 export { badRequest, pathBelowMount, requestTarget } from './edge/target.ts';
+export { pathAndQuery } from './edge/path-and-query.ts';
 export { PROXY_HEADERS, createCallerAddress, type AddressFinder, type ProxyHeader } from './edge/caller-address.ts';
 export type { ApiRequest, RequestView } from './operations/request.ts';
 

@@ -1,6 +1,6 @@
 /** The metrics of one openTelemetry(): request durations, refusals, bans in force and pets stored, on a meter found when first needed. */
 import { createNoopMeter, metrics, type Attributes, type Counter, type Histogram, type MeterProvider, type ObservableResult } from '@opentelemetry/api';
-import type { ObservedAnswer, PetStorage } from '../src/index.ts';
+import type { Answered, PetStorage } from '../src/index.ts';
 import { ATTRIBUTE, DURATION_BUCKETS, METRIC, SCOPE, VERSION } from './conventions.ts';
 
 /** What every meter without a provider behind it hands out: the API's one no-op histogram. */
@@ -71,7 +71,7 @@ export class Meters {
   }
 
   /** Records one answer in the instruments; `method` as {@link methodOf} gave it. */
-  record(instruments: Instruments, method: string, answer: ObservedAnswer): void {
+  record(instruments: Instruments, method: string, answer: Pick<Answered, 'status' | 'notes' | 'ms'>): void {
     const { status, notes } = answer;
     const attributes: Attributes = { [ATTRIBUTE.method]: method };
     if (notes.route !== undefined) attributes[ATTRIBUTE.route] = notes.route;

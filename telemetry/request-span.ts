@@ -12,7 +12,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import ipaddr from 'ipaddr.js';
-import type { ObservedAnswer, ObservedRequest, RequestObservation } from '../src/index.ts';
+import type { Answered, ObservedRequest, RequestObservation } from '../src/index.ts';
 import { ATTRIBUTE, CONNECTION_RESET, methodOf, planName, serverStart } from './conventions.ts';
 import type { Meters } from './metrics.ts';
 
@@ -88,7 +88,7 @@ class RequestSpan implements RequestObservation {
     return context.with(trace.setSpan(this.#parent, this.#span), run);
   }
 
-  end(answer: ObservedAnswer): void {
+  end(answer: Omit<Answered, 'request' | 'traceId'>): void {
     const span = this.#span;
     if (span.isRecording()) describeAnswer(span, this.#method, answer);
     span.end();
@@ -102,7 +102,7 @@ class RequestSpan implements RequestObservation {
  * Names the span `METHOD route` (the method alone where no route matched) and sets what the answer
  * tells. Every value is the server's own: a route template, a redacted path, a status, the plan.
  */
-function describeAnswer(span: Span, method: string, { path, status, notes, clientAddress }: ObservedAnswer): void {
+function describeAnswer(span: Span, method: string, { path, status, notes, clientAddress }: Omit<Answered, 'request' | 'traceId'>): void {
   const { route, plan, limit } = notes;
   span.updateName(route === undefined ? method : `${method} ${route}`);
   const attributes: Attributes = { [ATTRIBUTE.urlPath]: path };

@@ -51,25 +51,39 @@ export interface RequestObservation {
   readonly traceId: string | undefined;
   /** Runs the rest of the request with its span current, so the storages' calls are its children. */
   within<T>(run: () => Promise<T>): Promise<T>;
-  /** Ends the observation with the answer (status 0: the connection was reset) and what the path noted. */
-  end(answer: ObservedAnswer): void;
+  /**
+   * Ends the observation with the answer (status 0: the connection was reset) and what the path
+   * noted: the record of it but what the observation knows already, the request it began with and its trace.
+   */
+  end(answer: Omit<Answered, 'request' | 'traceId'>): void;
 }
 
 /**
- * The answer of one request, as telemetry records it.
+ * One answered request: the one record every watcher of answers is told as the answer leaves
+ * (telemetry, the command's access log); `onResponse`'s `Exchange` is its public face, with the
+ * Response. On the direct node:http path no Response is made, and no Request either: `request`
+ * is then the host's view of it.
  *
  * @example
- * const answer: ObservedAnswer = { path: '/v1/pets', status: 200, notes: { route: '/v1/pets' }, clientAddress: '203.0.113.7', ms: 1.2 };
+ * const answered: Answered = { request, path: '/v1/pets', status: 200, notes: { route: '/v1/pets' }, clientAddress: '203.0.113.7', ms: 1.2 };
  */
-export interface ObservedAnswer {
-  /** The request's path as it arrived (`/v1/pets/7`), without its query, every key in it redacted. */
+export interface Answered {
+  readonly request: ObservedRequest;
+  /**
+   * The request's path as the client sent it (`/api/v1/pets/7`: a mount prefix the host cut off is
+   * put back), without its query, every key and the admin token in it redacted.
+   */
   readonly path: string;
+  /** The status answered; `0` when the connection was reset instead. */
   readonly status: number;
+  /** What the request path decided; nothing when telemetry did not observe the request. */
   readonly notes: RequestNotes;
   /** The caller's address as the rate limits see it (after `trustProxy`), when the host tells it. */
   readonly clientAddress: string | undefined;
-  /** Milliseconds from arrival to the answer. */
+  /** Milliseconds from arrival to the answer (`performance.now`). */
   readonly ms: number;
+  /** The trace the request is part of, when telemetry records it. */
+  readonly traceId?: string | undefined;
 }
 
 /**
