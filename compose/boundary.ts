@@ -43,7 +43,7 @@ export function withBoundary(handle: Handle, config: ResolvedOptions, observe: O
     const notes: RequestNotes | undefined = observation && {};
     let response: Response;
     try {
-      response = await (observation ? observation.within(() => handle(request, { ...host, notes })) : handle(request, host));
+      response = await observed(handle, request, host, observation, notes);
     } catch (error) {
       response = render(errorReply(error, onError), { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
     }
@@ -69,7 +69,7 @@ export function watchedAnswer(answer: Answer, config: ResolvedOptions, observe: 
   /** The reply, and then the watchers told of it. */
   const watched = async (request: ApiRequest, host: Host, start: number, observation: RequestObservation | undefined) => {
     const notes: RequestNotes | undefined = observation && {};
-    const reply = await (observation ? observation.within(() => answer(request, { ...host, notes })) : answer(request, host));
+    const reply = await observed(answer, request, host, observation, notes);
     finish(request, host, start, reply.status, observation, notes);
     return reply;
   };
@@ -80,6 +80,20 @@ export function watchedAnswer(answer: Answer, config: ResolvedOptions, observe: 
     if (!observation && !observe) return answer(request, host);
     return watched(request, host, performance.now(), observation);
   };
+}
+
+/**
+ * `run` on the request, inside its observation when telemetry observes it: the layers within note
+ * on the host what they decided, and the storages' calls are the span's children.
+ */
+function observed<R extends ApiRequest, T>(
+  run: (request: R, host: Host) => Promise<T>,
+  request: R,
+  host: Host,
+  observation: RequestObservation | undefined,
+  notes: RequestNotes | undefined,
+): Promise<T> {
+  return observation ? observation.within(() => run(request, { ...host, notes })) : run(request, host);
 }
 
 /** What an unobserved request noted: nothing (telemetry alone reads notes). */
