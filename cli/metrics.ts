@@ -9,6 +9,7 @@ import type { MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import type { MetricReader, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { PetStore } from '../compose/handler.ts';
 import { ApiError, errorReply, wireReply, type Telemetry } from '../src/index.ts';
+import { SCOPE, VERSION } from '../telemetry/scope.ts';
 import { declaresBody, metricsAccess, type MetricsAccessSettings, type ScrapeRuling } from './metrics-access.ts';
 
 /** What `--metrics` needs, in the order they are loaded: the API, the SDK, its Prometheus exporter, Node's process metrics. */
@@ -130,7 +131,7 @@ async function openMetrics(access: MetricsAccessSettings, onError: (error: unkno
   const serializer = new prometheus.PrometheusSerializer(undefined, false, undefined, options.withoutTargetInfo, options.withoutScopeInfo);
   // The duration's buckets are the histogram's own advice (seconds, as the conventions give them).
   const meterProvider = new sdk.MeterProvider({ readers: [exporter as MetricReader] });
-  new host.HostMetrics({ meterProvider, name: 'petstore-service', metricGroups: ['process.cpu', 'process.memory'] }).start();
+  new host.HostMetrics({ meterProvider, name: SCOPE, metricGroups: ['process.cpu', 'process.memory'] }).start();
   const scrape = async () => {
     const { resourceMetrics, errors } = await exporter.collect();
     for (const error of errors) onError(error);
@@ -263,9 +264,6 @@ async function commandTelemetry(meterProvider?: ApiMeterProvider): Promise<Telem
   return openTelemetry(meterProvider ? { meterProvider } : undefined);
 }
 
-/** The package's version, which tsup writes in at build time; none when run from source. */
-declare const __PETSTORE_VERSION__: string | undefined;
-
 /**
  * Whether an application registered a tracer provider or a meter provider with the API. The global
  * tracer provider is always the API's proxy, whose delegate is the API's no-op until one is
@@ -276,7 +274,6 @@ declare const __PETSTORE_VERSION__: string | undefined;
 function registered(api: typeof import('@opentelemetry/api')): boolean {
   const tracerProvider = api.trace.getTracerProvider() as Partial<InstanceType<typeof api.ProxyTracerProvider>>;
   const tracing = typeof tracerProvider.getDelegate !== 'function' || tracerProvider.getDelegate() !== new api.ProxyTracerProvider().getDelegate();
-  const version = typeof __PETSTORE_VERSION__ === 'string' ? __PETSTORE_VERSION__ : undefined;
-  const metering = api.metrics.getMeterProvider().getMeter('petstore-service', version) !== api.createNoopMeter();
+  const metering = api.metrics.getMeterProvider().getMeter(SCOPE, VERSION) !== api.createNoopMeter();
   return tracing || metering;
 }

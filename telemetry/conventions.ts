@@ -3,24 +3,6 @@ import { SpanKind, type SpanOptions } from '@opentelemetry/api';
 import type { Plan } from '../src/index.ts';
 
 /**
- * The instrumentation scope spans and metrics are reported under.
- *
- * @example
- * provider.getTracer(SCOPE, VERSION);
- */
-export const SCOPE = 'petstore-service';
-
-declare const __PETSTORE_VERSION__: string | undefined;
-/**
- * The package's version, which tsup writes in at build time; none when run from source (tests).
- * `typeof`, so the unbuilt sources do not throw on the missing name.
- *
- * @example
- * provider.getMeter(SCOPE, VERSION); // version '0.1.0' from the package
- */
-export const VERSION: string | undefined = typeof __PETSTORE_VERSION__ === 'string' ? __PETSTORE_VERSION__ : undefined;
-
-/**
  * Attribute names, as the semantic conventions spell them (HTTP and database: stable since 1.26
  * and 1.33), then the package's own under `petstore.`.
  *

@@ -1,9 +1,9 @@
 /** petstore-service/opentelemetry: the store's traces and metrics through the OpenTelemetry API, for `createPetStore({ telemetry })`. */
 import { propagation, ProxyTracerProvider, trace, type MeterProvider, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
 import { assertKnownOptions, type LimitStore, type PetStorage, type StoreDatabase, type StoreTelemetry, type Telemetry } from '../src/index.ts';
-import { SCOPE, VERSION } from './conventions.ts';
 import { Meters } from './metrics.ts';
 import { beginRequest, type RequestTelemetry } from './request-span.ts';
+import { SCOPE, VERSION } from './scope.ts';
 import { tracedLimitStore, tracedPetStorage } from './storage-spans.ts';
 
 export type { Telemetry } from '../src/index.ts';

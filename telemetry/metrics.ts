@@ -1,7 +1,8 @@
 /** The metrics of one openTelemetry(): request durations, refusals, bans in force and pets stored, on a meter found when first needed. */
 import { createNoopMeter, metrics, type Attributes, type Counter, type Histogram, type MeterProvider, type ObservableResult } from '@opentelemetry/api';
 import type { Answered, PetStorage } from '../src/index.ts';
-import { ATTRIBUTE, DURATION_BUCKETS, METRIC, SCOPE, VERSION } from './conventions.ts';
+import { ATTRIBUTE, DURATION_BUCKETS, METRIC } from './conventions.ts';
+import { SCOPE, VERSION } from './scope.ts';
 
 /** What every meter without a provider behind it hands out: the API's one no-op histogram. */
 const NOOP_HISTOGRAM = createNoopMeter().createHistogram(METRIC.duration);
