@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { compose } from '../compose/compose.ts';
 import type { PetStore } from '../compose/handler.ts';
-import { toPetStore } from '../compose/pet-store.ts';
+import { toPetStore, type NodeFront } from '../compose/pet-store.ts';
 import type { FaultRule } from '../controls/faults.ts';
 import { controlLayers } from '../controls/layers.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
@@ -17,7 +17,7 @@ import { serve, type RunningPetStore } from '../runtimes/node/index.ts';
 import { HELP } from './help.ts';
 import { runInit } from './init.ts';
 import { adminExposure, listeningOn, metricsExposure } from './listening.ts';
-import { METRICS_PATH, MissingPackages, openCommandTelemetry, withMetricsPath } from './metrics.ts';
+import { METRICS_PATH, MissingPackages, openCommandTelemetry } from './metrics.ts';
 
 /** The version this file was built from: tsup's `define` puts package.json's version here. */
 declare const __PETSTORE_VERSION__: string;
@@ -54,14 +54,19 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
 
 /**
  * The Pet Store for these keys on these stores, behind the demo faults the flags ask for, if any,
- * with the access log around it all; `telemetry` sees each request from the outside too.
+ * with the access log around it all; `telemetry` sees each request from the outside too, and
+ * `front` (`--metrics`' scrape) answers on node:http before any of them.
  */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
   { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader, cors }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
-  { onError, telemetry }: { readonly onError: (error: unknown) => void; readonly telemetry: Telemetry | undefined },
+  {
+    onError,
+    telemetry,
+    front,
+  }: { readonly onError: (error: unknown) => void; readonly telemetry: Telemetry | undefined; readonly front?: NodeFront | undefined },
 ): { readonly petstore: PetStore; readonly seed: (generate: NonNullable<Settings['generate']>) => Promise<string> } {
   const config = resolveOptions({
     apiKeys,
@@ -80,7 +85,7 @@ function demoPetStore(
   // The access log watches from outside the faults and the admin API: it shows the 503s they answer and the time they add.
   const observe = log && accessLog(log, [...apiKeys.keys(), ...(adminToken ? [adminToken] : [])], lineWriter(stdout));
   // With the admin API, the demo faults are faults like any other: listed, cleared, back after a reset.
-  const composed = compose({ config, standingFaults, ...(observe && { observe }), layers: controlLayers });
+  const composed = compose({ config, standingFaults, ...(observe && { observe }), front, layers: controlLayers });
   const { controls } = composed;
   // The admin API's store is fresh memory; a durable one is seeded on its first start only, so a
   // restart neither doubles the pets nor gives the same names new ids.
@@ -182,8 +187,7 @@ async function main(): Promise<void> {
     if (error instanceof StoreError) fail(2, error.message);
     throw error;
   }
-  const { petstore, seed } = demoPetStore(apiKeys, settings, stores, stdout, { onError, telemetry });
-  const handler = metrics ? withMetricsPath(petstore, metrics) : petstore;
+  const { petstore, seed } = demoPetStore(apiKeys, settings, stores, stdout, { onError, telemetry, front: metrics?.front });
   let seeded: string | undefined;
   try {
     seeded = settings.generate && (await seed(settings.generate));
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
   }
   let running: RunningPetStore;
   try {
-    running = await serve(handler, { port: settings.port, hostname: settings.host });
+    running = await serve(petstore, { port: settings.port, hostname: settings.host });
   } catch (error) {
     fail(1, startFailure(error, settings));
   }

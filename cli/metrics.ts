@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import type { MetricReader, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import type { PetStore } from '../compose/handler.ts';
+import type { NodeFront } from '../compose/pet-store.ts';
 import { ApiError, errorReply, wireReply, type Telemetry } from '../src/index.ts';
 import { SCOPE, VERSION } from '../telemetry/scope.ts';
 import { declaresBody, metricsAccess, type MetricsAccessSettings, type ScrapeRuling } from './metrics-access.ts';
@@ -101,11 +101,14 @@ export interface CommandMetrics {
   /** The command's own MeterProvider, handed to the store's telemetry; never registered globally. */
   readonly meterProvider: ApiMeterProvider;
   /**
-   * Answers a request for {@link METRICS_PATH} on node:http: the text for GET and HEAD, a JSON 405
-   * for any other method, a JSON 413 for a declared body (unread), and the 429 or 401 of
-   * metrics-access.ts for a scrape past its address's budget or without the token.
+   * Answers a request for {@link METRICS_PATH} on node:http in front of the store (the composition
+   * root's `front`): the text for GET and HEAD, a JSON 405 for any other method, a JSON 413 for a
+   * declared body (unread), and the 429 or 401 of metrics-access.ts for a scrape past its
+   * address's budget or without the token. A scrape never reaches the store, so it needs no API
+   * key, spends no caller's budget (it has its own), and is neither counted in the metrics nor
+   * written to the access log. Any other request is left to the store.
    */
-  answer(req: IncomingMessage, res: ServerResponse): void;
+  readonly front: NodeFront;
 }
 
 /**
@@ -138,7 +141,14 @@ async function openMetrics(access: MetricsAccessSettings, onError: (error: unkno
     return `${serializer.serialize(withPrometheusNames(resourceMetrics)).trimEnd()}\n`;
   };
   const admit = metricsAccess(access);
-  return { meterProvider, answer: (req, res) => answerScrape(req, res, { scrape, admit, onError }) };
+  const front: NodeFront = (req, res) => {
+    // The store's node:http branch hands its front node:http's own request and response.
+    const [request, response] = [req, res] as [IncomingMessage, ServerResponse];
+    if (!isMetricsTarget(request.url)) return false;
+    answerScrape(request, response, { scrape, admit, onError });
+    return true;
+  };
+  return { meterProvider, front };
 }
 
 /** `/metrics` takes GET and HEAD: the other methods are told so, as the API tells them. */
@@ -207,23 +217,6 @@ export function isMetricsTarget(target: string | undefined): boolean {
   if (!target?.startsWith(METRICS_PATH)) return false;
   const rest = target.slice(METRICS_PATH.length);
   return rest === '' || rest.startsWith('?');
-}
-
-/**
- * `petstore` with `/metrics` answered in front of it on node:http: a scrape never reaches the
- * store, so it needs no API key, spends no caller's budget (it has its own, metrics-access.ts),
- * and is neither counted in the metrics nor written to the access log. Everything else is the store's, as before.
- */
-export function withMetricsPath(petstore: PetStore, metrics: CommandMetrics): PetStore {
-  function served(this: unknown, ...args: unknown[]): unknown {
-    const [req, res] = args as [IncomingMessage | undefined, ServerResponse | undefined];
-    if (typeof res?.writeHead === 'function' && isMetricsTarget(req?.url)) {
-      metrics.answer(req!, res);
-      return Promise.resolve();
-    }
-    return (petstore as unknown as (...args: unknown[]) => unknown).apply(this, args);
-  }
-  return Object.assign(served, { fetch: petstore.fetch, basePath: petstore.basePath, dispose: () => petstore.dispose() }) as unknown as PetStore;
 }
 
 /**

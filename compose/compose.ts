@@ -8,7 +8,7 @@ import { nodeListener } from '../hosts/node/listener.ts';
 import { createAnswer, handleOf, resolveOptions, type Answer, type Handle, type PetStoreOptions, type ResolvedOptions } from '../src/index.ts';
 import { watchedAnswer, withBoundary, type Observer } from './boundary.ts';
 import type { PetStore } from './handler.ts';
-import { toPetStore } from './pet-store.ts';
+import { toPetStore, type NodeFront } from './pet-store.ts';
 
 /** What a product is made of. Everything but `config` is optional; each part is a layer below. */
 export interface Composition {
@@ -23,6 +23,8 @@ export interface Composition {
   readonly standingFaults?: readonly FaultRule[];
   /** Sees every answer without needing a Response: the command's access log. */
   readonly observe?: Observer;
+  /** Answers some node:http requests in front of everything, the boundary and its hooks included: the command's `/metrics`. */
+  readonly front?: NodeFront;
   /** The fake backend's layers, from the products that can have one: needed for `clock`, `config.admin` and `standingFaults`. */
   readonly layers?: ControlLayers;
   /** How much the fake backend keeps (sandboxes, their idle time, the journal), when `config.admin` does not say. */
@@ -41,17 +43,21 @@ export interface Composed {
   readonly sandboxes: Sandboxes | undefined;
   /** The faults in front of the API, when any can be injected. */
   readonly faults: FaultInjector | undefined;
+  /** What answers on node:http before the handler does, if anything. */
+  readonly front: NodeFront | undefined;
 }
 
 /**
- * Builds a product, outermost first: the JSON error boundary with the hooks (onRequest,
- * onResponse, the access log); the admin API under `/__admin`; the journal; the faults; the API.
- * The journal records what the client got, injected faults included.
+ * Builds a product, outermost first: on node:http, the `front` (the command's `/metrics`); the
+ * JSON error boundary with the hooks (onRequest, onResponse, the access log); the admin API under
+ * `/__admin`; the journal; the faults; the API. The journal records what the client got, injected
+ * faults included. toPetStore (compose/pet-store.ts) makes the product one callable store, with
+ * any members of its own (the test kit's controls).
  *
  * @example
  * const { handle } = compose({ config: resolveOptions({ apiKeys: { k: 'free' } }) });
  */
-export function compose({ config: options, clock, standingFaults = [], observe, layers, bounds }: Composition): Composed {
+export function compose({ config: options, clock, standingFaults = [], observe, front, layers, bounds }: Composition): Composed {
   // Telemetry sees the storages first: a call to PostgreSQL or Redis becomes a child span of its request.
   const telemetry = options.telemetry?.forStore({ storage: options.storage, limitStore: options.limitStore });
   // A copy only when a storage was wrapped: the options object the path reads stays the one resolveOptions made.
@@ -80,6 +86,7 @@ export function compose({ config: options, clock, standingFaults = [], observe, 
     controls,
     sandboxes,
     faults,
+    front,
   };
 }
 

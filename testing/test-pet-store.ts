@@ -159,7 +159,6 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   const composed = compose({ config, clock, layers: controlLayers, bounds });
   composed.controls!.useRandomSeed(randomSeed);
   const sandboxes = composed.sandboxes!;
-  const petstore = toPetStore(composed, nodeListener);
 
   const sandbox = async ({ seed }: { readonly seed?: SeedInput } = {}): Promise<TestSandbox> => {
     const opened = sandboxes.open();
@@ -175,13 +174,23 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
       [Symbol.asyncDispose]: { value: remove },
     }) as TestSandbox;
   };
-  return Object.defineProperties(petstore, {
-    // The standard fetch: a second argument is a RequestInit, never a server context.
-    fetch: { value: ((input: RequestInfo | URL, init?: RequestInit) => petstore(new Request(input, init))) as typeof fetch },
-    keys: { value: TEST_KEYS, enumerable: true },
-    sandbox: { value: sandbox },
-    ...Object.getOwnPropertyDescriptors(worldControls(composed.controls!)),
-  }) as unknown as TestPetStore;
+  // The test kit's members laid over the store: its world's controls, and in place of the store's fetch the standard one.
+  return toPetStore(
+    composed,
+    nodeListener,
+    (store) =>
+      Object.defineProperties(worldControls(composed.controls!), {
+        // The standard fetch: a second argument is a RequestInit, never a server context.
+        fetch: {
+          value: ((input: RequestInfo | URL, init?: RequestInit) => store(new Request(input, init))) as typeof fetch,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        },
+        keys: { value: TEST_KEYS, enumerable: true },
+        sandbox: { value: sandbox },
+      }) as WorldControls & Pick<TestPetStore, 'fetch' | 'keys' | 'sandbox'>,
+  );
 }
 
 /** The store's options the test store decides itself, and what to use instead: a test that passes one gets this, not a store that ignores it. */
