@@ -1,5 +1,5 @@
 /** The request body as the journal keeps it: the bytes the API reads, seen as they pass, and never more than the body limit in all. */
-import type { RequestView } from '../src/index.ts';
+import { joinedChunks, type RequestView } from '../src/index.ts';
 
 /** What a body source's reader gives: the API reads a body through `getReader()`, `read` and `cancel`. */
 type BodyReader = ReturnType<NonNullable<RequestView['body']>['getReader']>;
@@ -34,18 +34,6 @@ export interface BodyTap {
 }
 
 const DECODER = new TextDecoder();
-
-/** `chunks` as one array of bytes. */
-function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
 
 /**
  * `source` read through for the API, keeping its first `limit` bytes for the journal. One reader
@@ -95,7 +83,7 @@ export function bodyTap(source: ReadableStream<Uint8Array> | null, limit: number
       } catch {
         // A client gone mid-body: what came is what is kept.
       }
-      return { text: DECODER.decode(joined(chunks, size)), truncated };
+      return { text: DECODER.decode(joinedChunks(chunks, size)), truncated };
     },
   };
 }

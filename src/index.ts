@@ -27,7 +27,7 @@ export { memoryLimitStore } from './limits/memory-limit-store.ts';
 export { anonymousSubject } from './limits/address.ts';
 export { createStrikes, type Strikes } from './limits/strikes.ts';
 export { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
-export { readJson } from './operations/body.ts';
+export { joinedChunks, readJson } from './operations/body.ts';
 export { parseInput } from './operations/validation.ts';
 export { ref, schemaConverter } from './operations/json-schema.ts';
 export { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, withBodyRules, withoutBodies } from './operations/openapi-parts.ts';
@@ -37,7 +37,7 @@ export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type P
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/pet-storage.ts';
 export type { StoreDatabase } from './storage/database.ts';
 export { READY_TIMEOUT_MS } from './storage/readiness.ts';
-export { firstAfter, memoryPetStorage } from './storage/memory-pet-storage.ts';
+export { firstAfter, liveRecord, memoryPetStorage } from './storage/memory-pet-storage.ts';
 
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';

@@ -155,7 +155,17 @@ async function readBytes(request: ApiRequest, maxBytes: number): Promise<Uint8Ar
     }
     chunks.push(value);
   }
-  // Most bodies arrive in one chunk: it is the body, no copy needed.
+  return joinedChunks(chunks, size);
+}
+
+/**
+ * `chunks` as one array of bytes, `size` their bytes in all. Most bodies arrive in one chunk: it
+ * is the body then, no copy made.
+ *
+ * @example
+ * joinedChunks([new Uint8Array([1, 2]), new Uint8Array([3])], 3); // Uint8Array [1, 2, 3]
+ */
+export function joinedChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
   const bytes = new Uint8Array(size);
   let offset = 0;

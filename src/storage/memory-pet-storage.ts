@@ -37,12 +37,8 @@ export function memoryPetStorage(): PetStorage {
       return store(newPet);
     },
     async createOnce(key, fingerprint, newPet, expiresAt, now): Promise<CreateOnceResult> {
-      for (const [oldKey, record] of idempotency) {
-        if (record.expiresAt > now) break;
-        idempotency.delete(oldKey);
-      }
-      const found = idempotency.get(key);
-      if (found && found.expiresAt > now) return { record: found, created: false };
+      const found = liveRecord(idempotency, key, now);
+      if (found) return { record: found, created: false };
       const record = { fingerprint, pet: store(newPet), expiresAt };
       idempotency.delete(key);
       idempotency.set(key, record);
@@ -57,6 +53,24 @@ export function memoryPetStorage(): PetStorage {
       return pets.slice(start, start + limit);
     },
   };
+}
+
+/**
+ * The record of idempotency key `key` if it has not expired at `now`, once the expired records at
+ * the front of `records` are deleted: a map whose insertion order is expiry order (one fixed
+ * lifetime), as the memory stores keep theirs, so a sweep stops at the first live record.
+ *
+ * @example
+ * const found = liveRecord(idempotency, key, now);
+ * if (found) return { record: found, created: false };
+ */
+export function liveRecord(records: Map<string, IdempotencyRecord>, key: string, now: number): IdempotencyRecord | undefined {
+  for (const [oldKey, record] of records) {
+    if (record.expiresAt > now) break;
+    records.delete(oldKey);
+  }
+  const found = records.get(key);
+  return found && found.expiresAt > now ? found : undefined;
 }
 
 /** Binary search: index of the first pet with an id greater than `after`. */

@@ -1,6 +1,7 @@
 /** PetStorage for a database one process alone writes (PGlite in a locked `--data` directory): every pet also in memory, read there, created through group commit. */
 import {
   firstAfter,
+  liveRecord,
   type CreateOnceResult,
   type IdempotencyRecord,
   type NewPet,
@@ -97,12 +98,8 @@ export async function exclusivePetStorage(client: QueryClient, group: () => Grou
     create: (newPet) => create({ newPet }),
     async createOnce(key, fingerprint, newPet, expiresAt, now): Promise<CreateOnceResult> {
       latest = Math.max(latest, now);
-      for (const [oldKey, record] of keys) {
-        if (record.expiresAt > now) break;
-        keys.delete(oldKey);
-      }
-      const found = keys.get(key);
-      if (found && found.expiresAt > now) return { record: found, created: false };
+      const found = liveRecord(keys, key, now);
+      if (found) return { record: found, created: false };
       const earlier = creating.get(key);
       if (earlier) {
         const record = await earlier.catch(() => undefined);
