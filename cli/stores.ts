@@ -164,10 +164,8 @@ async function openPglite(dir: string, log: (line: string) => void): Promise<Bac
     await migrate(pgliteClient(db));
     data.created();
     // The directory's lock makes this process the database's only writer: reads from memory,
-    // writes in group commits. bench/data-mixed.mjs (60 % list, 25 % create, 10 % wrong key, 5 %
-    // get, 20 connections; medians of 3 passes of 5 s, the two builds run back to back): 721 req/s
-    // (p50 25 ms) with sqlPetStorage and sqlLimitStore, 8,783 (p50 2.1 ms) with these, at the
-    // same durability.
+    // writes in group commits: the cheaper path, at the same durability as sqlPetStorage and
+    // sqlLimitStore (see BENCHMARKS.md, The command on `--data` and Findings).
     stores = await openExclusiveStores(db);
   } catch (error) {
     data.release();

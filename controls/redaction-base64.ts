@@ -18,9 +18,9 @@ const isBase64 = (code: number) => code < 128 && IN_BASE64[code] === 1;
 /**
  * `text` with each run of base64 at least `length` long (its `=` padding with it) replaced by
  * `replacement` when `carries` says so. Such a run holds one of every `length`-th character, so only those are looked
- * at, and a run only around one that is base64: ~25 µs for a 42 KB list of pets, against ~170 µs
- * reading each character and ~500 µs for a pattern such as `[A-Za-z0-9+/_-]{25,}`, which reads a
- * short run again from each of its characters.
+ * at, and a run only around one that is base64: the cheaper path, against reading each
+ * character or a pattern such as `[A-Za-z0-9+/_-]{25,}`, which reads a short run again from each
+ * of its characters (BENCHMARKS.md, Findings).
  *
  * @example
  * replaceRuns('Basic dXNlcjpteS1rZXk=', 8, (run) => atob(run).includes('my-key'), '[redacted]'); // 'Basic [redacted]'

@@ -180,7 +180,7 @@ function compile(secrets: readonly string[]): Compiled {
   const tail = (gap: string) =>
     new RegExp(`(?:${[...sequences.map((sequence) => prefix(sequence, gap)), SANDBOX_KEY_STARTS.get(gap)!()].join('|')})${gap}${PARTIAL}$`);
   // Any spelling of a secret is at least as long as the secret (each spelling only lengthens it), so
-  // a shorter text holds none: most paths (`/v1/pets`) skip the patterns (~1 µs of a logged GET).
+  // a shorter text holds none: most paths (`/v1/pets`) skip the patterns (BENCHMARKS.md, Findings).
   const shortest = Math.min(SHORTEST_SANDBOX_KEY, ...listed.map((secret) => secret.length));
   const longest = Math.max(SHORTEST_SANDBOX_KEY + 3, ...listed.map((secret) => secret.length));
   // Decoded base64 is searched for the secrets as typed only: a literal pattern, ~10× faster than every spelling.

@@ -62,7 +62,7 @@ function isHonoContext(value: unknown): value is HonoContext {
 export function callOf(args: readonly unknown[], self: unknown): Call | undefined {
   const [first, second] = args;
   // Express and Connect: (req, res, next); node:http: (req, res); ours: (req, res, context). First,
-  // as the commonest call: a Request has no `on`, so it is never taken for one (bench: every row).
+  // as the commonest call: a Request has no `on`, so it is never taken for one (BENCHMARKS.md, HTTP: every row).
   if (isNodeExchange(first, second)) return { kind: 'node', req: first, res: second, rest: args.slice(2) };
   if (isRequest(first)) return { kind: 'request', request: first, contexts: args.slice(1) };
   if (typeof first === 'string' || first instanceof URL) return { kind: 'url', input: first, init: second as RequestInit | undefined, contexts: args.slice(2) };

@@ -58,10 +58,9 @@ class InitRequest implements RequestView {
 /**
  * `input` and `init` as the request path reads a Request, or `undefined` when only a real Request
  * behaves right: an init with more than a method, headers and a string body, an unusual method, or
- * a body on GET or HEAD. A new Request cost ~5.4 µs of a ~28 µs call (its AbortSignal, webidl
- * checks and body extraction, Node 20), a Headers and a URL ~1 µs: with the reply rendered
- * straight to a Response, a GET and `.json()` went from 13,475 to 21,906 calls per CPU-second (the
- * in-process rows of `npm run bench`). Both still throw the TypeError a Request would for a bad URL or header.
+ * a body on GET or HEAD. A new Request (its AbortSignal, webidl checks and body extraction) costs
+ * several times a Headers and a URL, so this, with the reply rendered straight to a Response, is
+ * the cheaper path: see BENCHMARKS.md, Findings and In-process. Both still throw the TypeError a Request would for a bad URL or header.
  *
  * @example
  * const request = initRequest('http://localhost/v1/pets', { headers: { Authorization: 'Bearer k' } });

@@ -145,7 +145,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     const authentication = match?.route.public ? undefined : authenticate(request);
     const caller = authentication && 'caller' in authentication ? authentication.caller : undefined;
     // A limit store that fails is answered like any failure, still with the route's headers. Here
-    // and below try/catch, not .catch(): no extra promise and tick per request (bench: the POST row).
+    // and below try/catch, not .catch(): no extra promise and tick per request (BENCHMARKS.md, HTTP: the POST row).
     let quota: { headers: Readonly<Record<string, string>>; refusal?: unknown; ruling?: LimitRuling; banMs?: number };
     try {
       quota = await rateLimit(request, host, caller);
@@ -159,7 +159,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
     // A fault's error answers in the operation's place, whatever the steps before decided, as a
     // failing storage would; with afterHandling the operation's work is done first.
     if (injected && !injected.afterHandling) return injectedAt(injected, headers, match && allowedMethods(match.route));
-    // A refusal is answered, not thrown: a throw costs a refused request more than its answer (bench: the 429 row).
+    // A refusal is answered, not thrown: a throw costs a refused request more than its answer (BENCHMARKS.md, HTTP: the 429 row).
     const refusal = quota.refusal ?? (authentication && 'error' in authentication ? authentication.error : undefined);
     let reply: Reply;
     if (refusal !== undefined) reply = errorReply(refusal, config.onError);

@@ -61,8 +61,7 @@ type BodyRead = ReadableStreamReadResult<Uint8Array>;
 
 /**
  * The body of `req` read the way operations/body.ts reads a Request's (`getReader()`, then `read`
- * and `cancel`), without a web ReadableStream: making one cost ~10 µs a request (bench: the POST
- * row). Flowing only while a read waits, paused otherwise, and never destroyed when the reader
+ * and `cancel`), without a web ReadableStream: making one was a large share of a POST (BENCHMARKS.md, Findings). Flowing only while a read waits, paused otherwise, and never destroyed when the reader
  * stops early (a 413 still has to go out on that socket).
  */
 class NodeBodyReader {
@@ -75,7 +74,7 @@ class NodeBodyReader {
   constructor(req: NodeRequest) {
     this.#req = req;
     // A body already buffered is taken in one synchronous read: the stream's resume, 'data' and
-    // 'end' ticks cost ~8 µs a POST (bench: the POST row).
+    // 'end' ticks are a share of every POST (BENCHMARKS.md, Findings).
     if (isBuffered(req)) {
       const bytes = req.read() as Chunk | null;
       if (bytes !== null) this.#chunks.push(asBytes(bytes));
@@ -132,7 +131,7 @@ class NodeBodyReader {
  * `req` as the request path reads a Request: its method, `headers.get`, and a body reader made
  * when first read. Under node:http the edge takes the target from the raw request, so `url` is
  * made only if something asks, and the Request itself only if user code asks (the `clientAddress`
- * option: bench, the 401 row). Classes, not object literals with getters: V8 gives each such
+ * option; BENCHMARKS.md, HTTP: the 401 row). Classes, not object literals with getters: V8 gives each such
  * literal a hidden class of its own, so every place reading a request would see a new shape.
  */
 class NodeRequestView implements RequestView {
@@ -164,9 +163,9 @@ class NodeRequestView implements RequestView {
   /**
    * The request as the bridge makes it: a Request of @whatwg-node/fetch (a whole Request, though
    * not `instanceof` the global class) with the headers as `headers.get` reads them, and a body that
-   * reads the same stream the path reads, once something reads it. Node's own Request cost ~7 µs
-   * to make, this one ~0.5 µs (Node 20): a keyless caller pays it whenever the `clientAddress`
-   * option is set (bench: the 401 row).
+   * reads the same stream the path reads, once something reads it. Node's own Request costs many
+   * times this one to make (BENCHMARKS.md, Findings): a keyless caller pays it whenever the `clientAddress`
+   * option is set (BENCHMARKS.md, HTTP: the 401 row).
    */
   toRequest(): Request {
     if (this.#request) return this.#request;

@@ -37,7 +37,7 @@ export function nodeHost(req: NodeRequestFields, context: PetStoreContext | unde
   const body = context?.body ?? (req.readableEnded ? req.body : undefined);
   // Read by something that kept the body to itself (Fastify's parser, Koa's): the stream will never give it again.
   const bodyTaken = body === undefined && req.readableEnded === true && hasBody(req);
-  // One literal with every field, absent ones undefined: one hidden class for every request (bench: every row).
+  // One literal with every field, absent ones undefined: one hidden class for every request (BENCHMARKS.md, HTTP: every row).
   return {
     clientAddress: context?.clientAddress ?? req.socket?.remoteAddress,
     mountPath,
@@ -60,7 +60,7 @@ export function hasBody(req: Pick<NodeRequestFields, 'method' | 'headers'>): boo
 
 /** One pass over the raw lines: the second line of any singleton field is a 400. */
 function repeatedSingleton(rawHeaders: readonly string[]): ApiError | undefined {
-  // No Set, and only names of a singleton's length lower-cased: this runs on every request (bench: every row).
+  // No Set, and only names of a singleton's length lower-cased: this runs on every request (BENCHMARKS.md, HTTP: every row).
   let seen: string[] | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;

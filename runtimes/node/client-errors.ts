@@ -97,7 +97,7 @@ export function answerClientErrors(server: Server): void {
     return connection.open;
   };
   // Only a failed connection waits on its responses' 'close': with graceful close's, a 'close'
-  // listener on every response cost a fifth of each request's server CPU (bench: every row).
+  // listener on every response was a large share of each request's server CPU (BENCHMARKS.md, Findings).
   const owe = (connection: Connection, response: ServerResponse) => {
     connection.owed++;
     response.once('close', () => {

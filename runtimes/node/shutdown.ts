@@ -8,8 +8,8 @@ import type { Socket } from 'node:net';
  */
 export function gracefulCloser(server: Server, timeoutMs: number): () => Promise<void> {
   // The latest response of each open connection: the one to close it after. Kept per connection:
-  // with client-errors', a 'close' listener on every response cost a fifth of each request's
-  // server CPU (bench: every row).
+  // with client-errors', a 'close' listener on every response was a large share of each
+  // request's server CPU (BENCHMARKS.md, Findings).
   const latest = new Map<Socket, ServerResponse>();
   let closing: Promise<void> | undefined;
   server.on('connection', (socket: Socket) => socket.once('close', () => latest.delete(socket)));

@@ -24,7 +24,7 @@ const CHALLENGE = 'Bearer realm="petstore"';
 // Longer than any sane key; refusing early keeps an attacker from making us hash megabytes into a lookup.
 const MAX_TOKEN_LENGTH = 4096;
 
-/** The two refusals, made and serialized once: they never vary, so a flood of bad keys allocates no error and no body (bench: the 401 row). */
+/** The two refusals, made and serialized once: they never vary, so a flood of bad keys allocates no error and no body (BENCHMARKS.md, HTTP: the 401 row). */
 const MISSING_KEY: Authentication = { error: unauthorized('Send an API key: Authorization: Bearer <key>.', CHALLENGE) };
 const INVALID_KEY: Authentication = { error: unauthorized('The API key is not valid.', `${CHALLENGE}, error="invalid_token"`) };
 
@@ -33,8 +33,8 @@ const INVALID_KEY: Authentication = { error: unauthorized('The API key is not va
  *
  * The key a client sends is looked up as it is, in a Map of the configured keys: a miss compares
  * hashes, never characters, so its time tells an attacker nothing about how much of a key they
- * guessed, and no digest is computed per request (SHA-256 cost ~4 µs of every request, bench: the
- * GET and 401 rows). Each configured key's digest is computed once, for its `keyId`.
+ * guessed, and no digest is computed per request (a SHA-256 per request was a measurable
+ * share of each: BENCHMARKS.md, Findings). Each configured key's digest is computed once, for its `keyId`.
  */
 export function createAuthenticator(apiKeys: ReadonlyMap<string, Plan>) {
   const callers = callersOf(apiKeys);

@@ -80,7 +80,7 @@ export function createCallerAddress({ clientAddress, trustProxy, proxyHeader = '
  * through the hops the proxies appended, right to left, the first address not trusted, or the
  * farthest. A hop that is no IP address ends the walk, and the last address believed is the
  * caller: whatever is left of it may be anyone's writing. Read in place: splitting the header
- * into arrays cost each anonymous request of the command behind `--trust-proxy` (bench: the 401 row).
+ * into arrays cost each anonymous request of the command behind `--trust-proxy` (BENCHMARKS.md, HTTP: the 401 row).
  */
 function lastBelieved(
   peer: string,

@@ -39,7 +39,7 @@ export const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
  */
 export function anonymousSubject(address: string | undefined, ipv6Subnet: number): Subject {
   assertIpv6Subnet(ipv6Subnet);
-  // A dotted quad without leading zeros is already the canonical text: no parsing (bench: the 401 row).
+  // A dotted quad without leading zeros is already the canonical text: no parsing (BENCHMARKS.md, HTTP: the 401 row).
   if (address !== undefined && CANONICAL_IPV4.test(address)) return subject(address);
   const ip = address === undefined ? undefined : ipOf(address);
   if (ip === undefined) return UNKNOWN_ADDRESS;

@@ -51,7 +51,7 @@ export function quotaWindows(now: number, quota: Quota): QuotaWindow[] {
  */
 export function createRateLimiter({ limitStore, now: clock, banThreshold, banDurationMs }: RateLimiterSettings) {
   // A plan's policy never changes and its windows once a minute: both are made then, not per
-  // request (bench: the GET row). Frozen, since every request and store shares them.
+  // request (BENCHMARKS.md, HTTP: the GET row). Frozen, since every request and store shares them.
   const policies = new WeakMap<Quota, string>();
   const policyOf = (quota: Quota, windows: readonly QuotaWindow[]) => {
     let policy = policies.get(quota);
@@ -74,7 +74,7 @@ export function createRateLimiter({ limitStore, now: clock, banThreshold, banDur
 
   // The last ban's answer, while nothing it says has changed: a banned caller that keeps sending
   // (the flood that earned the ban) is answered without building its headers and error again,
-  // and its body is serialized once a second, not once a request (bench: the 429 row).
+  // and its body is serialized once a second, not once a request (BENCHMARKS.md, HTTP: the 429 row).
   let lastBan: BanAnswer | undefined;
 
   /** A ban is reported on the minute window, where it was earned: nothing remains until it ends. */
@@ -192,7 +192,7 @@ function windowStates(windows: readonly QuotaWindow[], used: readonly number[]):
 export function quotaHeaders(states: readonly WindowState[], now: number, policy: string): Record<string, string> {
   const ordered = inBindingOrder(states);
   const binding = ordered[0]!;
-  // Built in one loop, not map and join: this runs on every request (bench: the GET row).
+  // Built in one loop, not map and join: this runs on every request (BENCHMARKS.md, HTTP: the GET row).
   let rateLimit = '';
   for (const s of ordered) {
     rateLimit += `${rateLimit === '' ? '' : ', '}"${s.name}";r=${s.remaining};t=${Math.max(0, Math.ceil((s.reset - now) / 1000))}`;
@@ -206,7 +206,7 @@ export function quotaHeaders(states: readonly WindowState[], now: number, policy
   };
 }
 
-/** `states` binding first, as a stable sort orders them; for the usual two windows, one comparison instead of a sort (bench: the GET row). */
+/** `states` binding first, as a stable sort orders them; for the usual two windows, one comparison instead of a sort (BENCHMARKS.md, HTTP: the GET row). */
 function inBindingOrder(states: readonly WindowState[]): readonly WindowState[] {
   if (states.length !== 2) return [...states].sort(bindsFirst);
   const [a, b] = states as readonly [WindowState, WindowState];

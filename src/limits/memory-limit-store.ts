@@ -29,8 +29,8 @@ interface MemoryLimitStore extends LimitStore {
 }
 
 /**
- * A subject's counters, as one flat array of numbers (a third of the memory an object holding
- * two arrays takes, measured by test/flood): [until, refusedIn, refused, start0, count0, start1, count1, ...].
+ * A subject's counters, as one flat array of numbers (far less memory than an object holding
+ * two arrays: BENCHMARKS.md, Findings): [until, refusedIn, refused, start0, count0, start1, count1, ...].
  * A window's count is valid only while its stored start is the current window's start, so an
  * entry whose windows have ended reads as zeros even before it is dropped.
  */
@@ -102,7 +102,7 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): MemoryL
   // Sized once: growing an array later would over-allocate its backing store by half.
   const newEntry = (windowCount: number): Entry => new Array<number>(WINDOWS + 2 * windowCount).fill(0);
   // An entry read from its counters is changed in place, and reading it made it the most recent:
-  // only a new one is stored (a set per take cost each anonymous request, bench: the 401 row).
+  // only a new one is stored (a set per take cost each anonymous request: BENCHMARKS.md, HTTP: the 401 row).
   const save = (counters: Counters, subject: Subject, entry: Entry, until: number, isNew: boolean) => {
     entry[UNTIL] = Math.max(entry[UNTIL]!, until);
     if (isNew) counters.set(subject, entry);
@@ -221,8 +221,8 @@ class RecentMap<V> {
 
 /**
  * How much state a store holds, as getters on a class's shared prototype: an object literal
- * with getters of its own gets a hidden class of its own, which cost each store ~10 µs and made
- * it outlive young-generation collections.
+ * with getters of its own gets a hidden class of its own, which slowed each store and made
+ * it outlive young-generation collections (BENCHMARKS.md, Findings).
  */
 class HeldCounts {
   readonly #addresses: Sized;

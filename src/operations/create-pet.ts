@@ -11,7 +11,7 @@ import { parseInput } from './validation.ts';
 /** Creates a pet; answers 201 with the stored pet and its `Location`. */
 export async function createPet({ request, body: hostBody, base, settings, keyId }: OperationContext): Promise<Reply> {
   const sent = request.headers.get('idempotency-key');
-  // An absent key is valid: the schema runs only on one that was sent (bench: the POST row).
+  // An absent key is valid: the schema runs only on one that was sent (BENCHMARKS.md, HTTP: the POST row).
   const key = sent === null ? undefined : parseInput(CreateHeadersSchema, { 'Idempotency-Key': sent }, 'header')['Idempotency-Key'];
   const body = await readJsonObject(request, settings.maxBodyBytes, hostBody);
   const parsed = parseInput(NewPetSchema, body, 'body');

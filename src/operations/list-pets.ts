@@ -12,7 +12,7 @@ import { parseInput } from './validation.ts';
 export async function listPets({ query: params, base, settings }: OperationContext): Promise<Reply> {
   const query = parseQuery(queryObject(params), refusalsOf(settings));
   // A refused query is answered, not thrown: thrown before the first await, it would reject this
-  // promise before its caller listens, and Node tracks each such rejection (bench: the 400 row).
+  // promise before its caller listens, and Node tracks each such rejection (BENCHMARKS.md, HTTP: the 400 row).
   if (query instanceof ApiError) return errorReply(query, ignore);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const after = query.cursor === undefined ? 0 : await cursorPosition(query.cursor, query.status, settings.storage);
@@ -37,7 +37,7 @@ const serialized = new WeakMap<Pet, Serialized>();
 /**
  * The page as a JSON array, reusing each pet's serialization (JSON.stringify is most of a list),
  * and its UTF-8 length: counted once per pet, not by scanning the page for its Content-Length on
- * every request, which was 2.6 % of a GET's CPU under perf on node:http (bench/http.mjs, GET).
+ * every request, which showed in a GET's profile on node:http (BENCHMARKS.md, Findings).
  */
 function petsJson(pets: readonly Pet[]): { json: string; jsonBytes: number } {
   let json = '[';
@@ -71,7 +71,7 @@ function refusalsOf(settings: object): Map<string, ApiError> {
 /**
  * The query checked by its schema, or the 400 refusing it. A refused one's 400 is kept, serialized, for the next time the
  * same parameters come: a client that sends a bad query sends it again and again, and valibot's
- * issues, the details and the body cost more than answering from the page (bench: the 400 row).
+ * issues, the details and the body cost more than answering from the page (BENCHMARKS.md, HTTP: the 400 row).
  * The check depends on the parameters alone, so the same ones always get the same 400.
  */
 function parseQuery(query: Record<string, string | string[]>, refusals: Map<string, ApiError>): ListQuery | ApiError {

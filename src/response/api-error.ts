@@ -102,8 +102,8 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor({ status, code, message, details, headers, cause }: ApiErrorOptions) {
-    // An ApiError is an answer, not a bug: no stack frames, which cost ~5 µs per error to capture
-    // (bench: the 401 and 429 rows). A cause keeps its own.
+    // An ApiError is an answer, not a bug: no stack frames, whose capture cost each 401 and 429
+    // more than the rest of its answer (BENCHMARKS.md, Findings). A cause keeps its own.
     // Only where the runtime has the setting (V8, JavaScriptCore): elsewhere nothing is touched.
     const stackTraceLimit = StackLimited.stackTraceLimit;
     if (typeof stackTraceLimit === 'number') StackLimited.stackTraceLimit = 0;

@@ -47,7 +47,7 @@ const fixedReplies = new WeakMap<ApiError, Reply>();
 /**
  * `error`, with its reply (the JSON body and its UTF-8 length) made now, once: for an error made
  * once and thrown again and again (the two 401s, a ban's answer within one second), whose body
- * would otherwise be built and serialized anew on every refusal (bench: the 401 and 429 rows).
+ * would otherwise be built and serialized anew on every refusal (BENCHMARKS.md, HTTP: the 401 and 429 rows).
  * Only for an error nobody changes afterwards: its `details` are read now.
  *
  * @example
@@ -106,8 +106,8 @@ export interface WireReply {
 
 /** What `reply` sends: its JSON body (none for HEAD, with the length GET would send) and its headers. */
 export function wireReply(reply: Reply, head = false): WireReply {
-  // Object.assign, not a spread: adding a field to a spread copy costs ~2 µs in V8 (Node 20), ten
-  // times the copy (bench: every row).
+  // Object.assign, not a spread: adding a field to a spread copy costs many times the copy in V8
+  // (Node 20), on every row (BENCHMARKS.md, Findings).
   const headers: Record<string, string> = Object.assign({}, reply.headers);
   if (reply.body === undefined && reply.json === undefined) return { status: reply.status, headers, body: null };
   headers['Content-Type'] = 'application/json';
@@ -124,7 +124,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The length of `text` in UTF-8 bytes, counted without encoding it. */
 export function utf8Length(text: string): number {
-  // Most bodies are ASCII, one byte per unit: a native regex scan says so in a third of the loop's time (bench: the GET row).
+  // Most bodies are ASCII, one byte per unit: a native regex scan says so faster than a loop (BENCHMARKS.md, Findings).
   if (!NON_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {

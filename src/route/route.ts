@@ -37,7 +37,7 @@ export function matchRoute<R extends Routable<unknown>>(routes: readonly R[], pa
   return undefined;
 }
 
-/** Each route's path split once, not on every request (bench: the GET row). */
+/** Each route's path split once, not on every request (BENCHMARKS.md, HTTP: the GET row). */
 const patterns = new WeakMap<Routable<unknown>, readonly string[]>();
 
 function patternOf(route: Routable<unknown>): readonly string[] {

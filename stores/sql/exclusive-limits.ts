@@ -43,10 +43,8 @@ const MAX_ENTRIES = 50_000;
 /**
  * Ended subjects are deleted every this many flushes, up to 4 for each subject written since
  * (plus 64), so the table stays about as large as a day's callers at a constant cost per write.
- * On every flush, the DELETE cost more than the writes it followed: 980 µs a flush with it, 586
- * without (a flush of 2 subjects, 4 counters and 5 pets on PGlite in a directory, median of 5
- * passes of 300, one-off script): most of it planning, which PGlite's simple protocol does anew
- * each time.
+ * On every flush, the DELETE cost more than the writes it followed (BENCHMARKS.md, Findings):
+ * most of it planning, which PGlite's simple protocol does anew each time.
  */
 const CLEANUP_EVERY = 64;
 /** How far behind the latest `now` the cleanup's cutoff stays: a caller with an earlier `now` still finds its row (see `row`). */
@@ -191,8 +189,8 @@ export function exclusiveLimitStore(client: QueryClient, group: () => GroupCommi
         entry.collectedRow = rowOf(entry);
         // Most writes change only counters: the row is written when it changed, or may be missing.
         // Its counters' windows end after `now`, so windows_end does too, and the cleanup, whose
-        // cutoff lags, cannot have deleted an unchanged row. Upserting 2 unchanged rows took a
-        // flush from 792 to 980 µs (the one-off script above).
+        // cutoff lags, cannot have deleted an unchanged row. Upserting unchanged rows made each
+        // flush slower (BENCHMARKS.md, Findings).
         if (entry.collectedRow !== entry.row) rows.push(entry.collectedRow);
         for (const c of entry.counters) counters.push(`(${s}, ${literal(c.name)}, ${integer(c.start)}, ${integer(c.end)}, ${integer(c.used)})`);
       }
