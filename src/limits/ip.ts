@@ -1,4 +1,4 @@
-/** IP addresses and CIDR ranges read by the platform's URL parser, so the service worker bundles no IP library (issue #45: 13 kB of its 44 kB budget). */
+/** IP addresses and CIDR ranges read by the platform's URL parser, so the service worker bundles no IP library (issue #45; its share of the budget: BENCHMARKS.md, Findings). */
 
 /**
  * A parsed IP address: an IPv4 address's 4 octets, or an IPv6 address's 8 16-bit parts.

@@ -158,10 +158,11 @@ interface Link<V> {
 /**
  * A Map of at most `max` entries that forgets the least recently used one first, its entries
  * linked from the oldest to the newest. It grows with what it holds, reserving nothing up front,
- * and does all lru-cache did here in 0.6 kB of the service worker's bundle, where lru-cache took
- * 18 kB. (Not a bare Map re-inserting each key it uses: a fresh iterator over it steps over every
- * hole the forgotten keys left at the front of V8's table, ten times a call's cost in a flood,
- * and a kept one holds every table V8 has outgrown until it is next advanced.)
+ * and does all lru-cache did here in a small part of what lru-cache took of the service
+ * worker's bundle (BENCHMARKS.md, Findings). (Not a bare Map re-inserting each key it uses: a
+ * fresh iterator over it steps over every hole the forgotten keys left at the front of V8's
+ * table, many times a call's cost in a flood, and a kept one holds every table V8 has outgrown
+ * until it is next advanced.)
  */
 class RecentMap<V> {
   readonly #links = new Map<Subject, Link<V>>();
