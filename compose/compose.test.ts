@@ -1,6 +1,7 @@
-/** The hooks, standing faults and /healthz in process: which requests the hooks see, what they cannot break, what a standing fault answers, where /healthz lives. */
+/** The hooks, standing faults and /healthz in process: which requests the hooks see, what they cannot break, what a standing fault answers, where /healthz lives, what a node:http front takes, how a product lays its members over the store. */
 import { describe, expect, it } from 'vitest';
 import { controlLayers } from '../controls/layers.ts';
+import { nodeListener } from '../hosts/node/listener.ts';
 import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/index.ts';
 import { compose, createPetStore } from './compose.ts';
 import { toPetStore } from './pet-store.ts';
@@ -154,5 +155,39 @@ describe('/healthz', () => {
   it('is not under the base path: /v1/healthz is an API path, which wants a key', async () => {
     const response = await createPetStore().fetch('http://x/v1/healthz');
     expect(response.status).toBe(401);
+  });
+});
+
+describe("a node:http front (the command's /metrics)", () => {
+  /** A node:http exchange as the store tells one apart: a request with `on` and `headers`, a response with `writeHead`. */
+  const exchange = (url: string) => ({ req: { url, method: 'GET', headers: {}, on() {} }, res: { writeHead() {}, end() {} } });
+
+  it('answers what it takes before every layer, the hooks included, and leaves a Request to the store', async () => {
+    const seen: string[] = [];
+    const fronted: unknown[] = [];
+    const config = resolveOptions({ onRequest: (request) => void seen.push(new URL(request.url).pathname) });
+    const front = (req: unknown) => (req as { url: string }).url === '/metrics' && fronted.push(req) > 0;
+    const petstore = toPetStore(compose({ config, front }), nodeListener);
+    const { req, res } = exchange('/metrics');
+    await petstore(req as never, res as never);
+    expect(fronted).toEqual([req]);
+    expect((await petstore.fetch('http://x/metrics')).status).toBe(404);
+    expect(seen).toEqual(['/metrics']);
+  });
+});
+
+describe("toPetStore's members (the test kit's)", () => {
+  it('lay a product’s own members over the store, getters kept live, the store still callable', async () => {
+    let reads = 0;
+    const petstore = toPetStore(compose({ config: resolveOptions({}) }), undefined, (store) => ({
+      fetch: (input: string) => store(new Request(input)),
+      get reads() {
+        return ++reads;
+      },
+    }));
+    expect([petstore.reads, petstore.reads]).toEqual([1, 2]);
+    expect((await petstore.fetch('http://x/healthz')).status).toBe(200);
+    expect((await petstore(new Request('http://x/readyz'))).status).toBe(200);
+    expect(petstore.basePath).toBe('/v1');
   });
 });
