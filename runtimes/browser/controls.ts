@@ -3,7 +3,7 @@ import type { FaultRule, PendingFault } from '../../controls/faults.ts';
 import type { SandboxKeys } from '../../controls/sandbox-keys.ts';
 import type { SeedInput } from '../../controls/seed-schemas.ts';
 import type { Pet } from '../../src/index.ts';
-import { CONTROL, KEEP_ALIVE, type ControlOperation, type WorkerReply } from '../service-worker/protocol.ts';
+import { type CLAIM, CONTROL, KEEP_ALIVE, type RESET, type ControlMessage, type ControlOperation, type WorkerReply } from '../service-worker/protocol.ts';
 
 /**
  * The controls of one world in the worker, each resolving once the worker has done it and rejecting
@@ -73,20 +73,33 @@ const KEEP_ALIVE_MS = 20_000;
  */
 export function asker(current: () => ServiceWorker): Ask {
   let pinging: ReturnType<typeof setInterval> | undefined;
-  return (op, sandbox, args = []) => {
+  // Async: a page without a worker to ask (current() throws) gets a rejection, as from the worker.
+  return async (op, sandbox, args = []) => {
     if (!pinging && (op === 'open' || op === 'advance' || op === 'set' || op === 'inject')) {
       pinging = setInterval(() => current().postMessage({ type: KEEP_ALIVE }), KEEP_ALIVE_MS);
     }
-    return new Promise((resolve, reject) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
-        channel.port1.close();
-        if (data.ok) resolve(data.value);
-        else reject(data.name === 'TypeError' ? new TypeError(data.message) : new Error(data.message));
-      };
-      current().postMessage({ type: CONTROL, op, sandbox, args }, [channel.port2]);
-    });
+    const reply = await replyTo(current(), { type: CONTROL, op, sandbox, args });
+    if (reply.ok) return reply.value;
+    throw reply.name === 'TypeError' ? new TypeError(reply.message) : new Error(reply.message);
   };
+}
+
+/**
+ * Posts `message` to `worker` with a MessageChannel of its own for the answer, and resolves to the
+ * worker's reply: the one way the page asks the worker anything.
+ *
+ * @example
+ * const reply = await replyTo(registration.active!, { type: CLAIM }); // { ok: true }
+ */
+export function replyTo(worker: ServiceWorker, message: ControlMessage | { readonly type: typeof CLAIM | typeof RESET }): Promise<WorkerReply> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
+      channel.port1.close();
+      resolve(data);
+    };
+    worker.postMessage(message, [channel.port2]);
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 /** petstore-service/browser: registers the Pet Store's service worker from a page, waits until it answers the page, and drives its worlds. */
 import type { SeedInput } from '../../controls/seed-schemas.ts';
-import { CLAIM, RESET, type WorkerReply } from '../service-worker/protocol.ts';
-import { asker, openSandbox, worldControls, type PageSandbox, type PageWorldControls } from './controls.ts';
+import { CLAIM, RESET } from '../service-worker/protocol.ts';
+import { asker, openSandbox, replyTo, worldControls, type PageSandbox, type PageWorldControls } from './controls.ts';
 
 export type { PageSandbox, PageWorldControls } from './controls.ts';
 
@@ -140,14 +140,7 @@ function activated(registration: ServiceWorkerRegistration, script: string): Pro
 }
 
 /** Sends `type` to `worker` and resolves when it replies that the work is done. */
-function ask(worker: ServiceWorker, type: typeof CLAIM | typeof RESET): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = ({ data }: MessageEvent<WorkerReply>) => {
-      channel.port1.close();
-      if (data.ok) resolve();
-      else reject(new Error(`the Pet Store's service worker could not ${type === RESET ? 'reset' : 'claim the page'}: ${data.message}`));
-    };
-    worker.postMessage({ type }, [channel.port2]);
-  });
+async function ask(worker: ServiceWorker, type: typeof CLAIM | typeof RESET): Promise<void> {
+  const reply = await replyTo(worker, { type });
+  if (!reply.ok) throw new Error(`the Pet Store's service worker could not ${type === RESET ? 'reset' : 'claim the page'}: ${reply.message}`);
 }
