@@ -120,10 +120,10 @@ export interface PetStoreOptions {
 }
 
 /**
- * One answered request, as the `onResponse` option of `createPetStore` sees it: the public face
- * of the one record the boundary makes of each answer (`Answered`, src/edge/telemetry.ts), with the
- * Response. The request's headers carry the caller's key: log what you need (method, path,
- * status), not the headers. The request is a Request, of the class `onRequest` says.
+ * One answered request, as the `onResponse` option of `createPetStore` sees it: the record the
+ * access log and telemetry are told of, with the Response. The request's headers carry the
+ * caller's key: log what you need (method, path, status), not the headers. The request is a
+ * Request, of the class `onRequest` says.
  *
  * @example
  * const petstore = createPetStore({
