@@ -10,6 +10,9 @@ import type { PetStore } from './handler.ts';
  * An answer in front of the store on node:http, handed node:http's request and response as the
  * store was: true when it answered the exchange itself (the command's `/metrics`, which no hook,
  * log or quota sees), false to leave it to the store.
+ *
+ * @example
+ * const front: NodeFront = (req, res) => isMetricsTarget((req as IncomingMessage).url) && answered(req, res);
  */
 export type NodeFront = (req: unknown, res: unknown) => boolean;
 
