@@ -127,3 +127,129 @@ describe('redactSecrets', () => {
     expect(redactSecrets([])('/v1/pets/1')).toBe('/v1/pets/1');
   });
 });
+
+describe('redactSecrets, at the edges of what it finds', () => {
+  // Made in each test: what a test makes before its run, Stryker's run of a mutant may not see.
+  const redactor = () => redactSecrets([KEY, TOKEN]);
+  /** `text` with every character percent-encoded `times` times over (`%252541` is `A` three times). */
+  const deeply = (text: string, times: number) => encoded(text).map((spelling) => spelling.replace('%', `%${'25'.repeat(times - 1)}`));
+
+  it('replaces a text that is the secret and nothing else, and a sandbox key of the shortest plan alone', () => {
+    expect(redactor()(KEY)).toBe('[redacted]');
+    expect(redactSecrets([])(SANDBOX.replace('_free_', '_pro_'))).toBe('[redacted]');
+  });
+
+  it('ignores an empty secret, which would otherwise match between every two characters', () => {
+    expect(redactSecrets(['', KEY])('/v1/pets?limit=2&status=available')).toBe('/v1/pets?limit=2&status=available');
+  });
+
+  it('matches the characters of a secret literally, those a pattern reads otherwise too, in the text and inside base64', () => {
+    const key = 'my.key+(0123)';
+    const redactDots = redactSecrets([key]);
+    expect(redactDots(`a=${key}&b=myXkey+(0123)&c=my.keyy(0123)`)).toBe('a=[redacted]&b=myXkey+(0123)&c=my.keyy(0123)');
+    expect(redactDots(`Basic ${btoa(`u:${key}`)} Basic ${btoa('u:myXkey+(0123)')}`)).toBe(`Basic [redacted] Basic ${btoa('u:myXkey+(0123)')}`);
+  });
+
+  it('replaces a key with a slash written `\\/` in JSON, and leaves a letter its case folding would make two', () => {
+    expect(redactSecrets(['my/key-0123'])('{"k":"my\\/key-0123","l":"my\\u002fkey-0123"}')).toBe('{"k":"[redacted]","l":"[redacted]"}');
+    // `ß` upper-cases to `SS`, two characters: only `ß` itself (and `ẞ`, which lower-cases to it) stands for it.
+    expect(redactSecrets(['straße-0123456'])('STRASSE-0123456 strasse-0123456')).toBe('STRASSE-0123456 strasse-0123456');
+  });
+
+  it('replaces a sandbox key written wholly in JSON escapes, its id and secret characters in either case of hex', () => {
+    const escaped = [...SANDBOX].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(redactSecrets([])(`{"k":"${escaped}"}`)).toBe('{"k":"[redacted]"}');
+    expect(redactSecrets([])(`{"k":"${escaped.toUpperCase().replaceAll('\\U', '\\u')}"}`)).toBe('{"k":"[redacted]"}');
+  });
+
+  it('replaces a secret in base64 whose run is exactly as long as the secret needs, and its two `=` of padding', () => {
+    // 12 characters are 16 of base64, without padding; 13 are 18 and `==`.
+    expect(redactSecrets(['my-key-01234'])(`x ${btoa('my-key-01234')} y`)).toBe('x [redacted] y');
+    expect(redactSecrets(['my-key-012345'])(`x ${btoa('my-key-012345')}= y`)).toBe('x [redacted]= y');
+    expect(redactSecrets(['my-key-012345'])(`x=${btoa('my-key-012345')}&y`)).toBe('x=[redacted]&y');
+  });
+
+  it('replaces a secret in a run of base64 as long as it decodes, and a cut run at the end of a text that long', () => {
+    const run = btoa(`${'a picture, say. '.repeat(383)}${KEY}xxxxx`);
+    expect(run.length).toBe(8_192);
+    expect(redactor()(`{"file":"${run}"}`)).toBe('{"file":"[redacted]"}');
+    const cut = btoa(`${'a picture, say. '.repeat(400)}user:${KEY}`).slice(0, -4);
+    expect(redactor().cutShort(`{"file":"${cut}`)).toBe(`{"file":"${cut.slice(0, -8_192)}[redacted]`);
+  });
+
+  it('cut short, replaces a run of eight base64 characters or more whose text ends with three characters or more of a secret', () => {
+    expect(redactor().cutShort(`Basic ${btoa('u:my-k')}`)).toBe('Basic [redacted]');
+    expect(redactor().cutShort(`Basic ${btoa('uu:my-')}`)).toBe('Basic [redacted]');
+    expect(redactor().cutShort(`Basic ${btoa('uuu:my')}`)).toBe(`Basic ${btoa('uuu:my')}`);
+    expect(redactor().cutShort(`Basic ${btoa('u:my-k').slice(0, 7)}`)).toBe(`Basic ${btoa('u:my-k').slice(0, 7)}`);
+  });
+
+  it('cut short, finds the start of a secret spelled many times longer than the secret, the longer the longer the secret', () => {
+    // 27 characters for each of ten: past 24 a character of the key, within 24 of the longest sandbox key's.
+    expect(redactor().cutShort(`k=${deeply(KEY.slice(0, 10), 13).join('')}`)).toBe('k=[redacted]');
+    // 63 for each of twenty: within 24 a character of the longest sandbox key (57), not of the shortest (54).
+    expect(redactor().cutShort(`t=${deeply(TOKEN.slice(0, 20), 31).join('')}`)).toBe('t=[redacted]');
+    const long = `long-${'0123456789'.repeat(10)}`;
+    expect(redactSecrets([long]).cutShort(`k=${deeply(long.slice(0, -1), 11).join('')}`)).toBe('k=[redacted]');
+  });
+});
+
+describe('liveSecrets', () => {
+  it('moves its version on at each change only: a secret added again or an absent one deleted changes nothing', () => {
+    const live = liveSecrets();
+    live.add('selector-0123456789');
+    live.add('selector-0123456789');
+    expect([live.version, [...live]]).toEqual([1, ['selector-0123456789']]);
+    live.delete('other-0123456789');
+    expect(live.version).toBe(1);
+    live.delete('selector-0123456789');
+    expect([live.version, [...live]]).toEqual([2, []]);
+  });
+});
+
+/**
+ * The module loaded anew, for what it makes once per load (the sandbox keys' patterns): Stryker,
+ * running files without isolation, changes the code between runs of one process.
+ */
+let loads = 0;
+async function fresh(): Promise<typeof import('./redaction.ts')> {
+  // A query of its own is a module of its own: this file loaded anew, the modules it imports kept.
+  return import(/* @vite-ignore */ `./redaction.ts?load=${++loads}`);
+}
+
+describe('redactSecrets, its patterns made afresh', () => {
+  it('replaces a sandbox key percent-encoded or JSON-escaped whole, and leaves an id in capitals or one too long', async () => {
+    const none = (await fresh()).redactSecrets([]);
+    const escaped = [...SANDBOX].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(none(`k=${encoded(SANDBOX).join('')}&l=${encoded(SANDBOX, 'lower').join('')}&j=${escaped}`)).toBe('k=[redacted]&l=[redacted]&j=[redacted]');
+    const capitals = SANDBOX.replace('0123456789ab', '0123456789AB');
+    expect(none(capitals)).toBe(capitals);
+    expect(none.cutShort(`k=${SANDBOX.slice(0, 17)}`)).toBe('k=[redacted]');
+    expect(none.cutShort('k=psbx_0123456789abcd')).toBe('k=psbx_0123456789abcd');
+    expect(none(SANDBOX.replace('_free_', '_pro_'))).toBe('[redacted]');
+    expect(none(`Basic ${btoa(`u:${SANDBOX}`)}`)).toBe('Basic [redacted]');
+    expect(none.cutShort(`k=${encoded(SANDBOX.slice(0, 20)).join('')}%5`)).toBe('k=[redacted]');
+  });
+
+  it('replaces a key, whole or cut, in a UTF-16 text read as UTF-8', async () => {
+    const redact = (await fresh()).redactSecrets([KEY]);
+    const utf16 = (text: string) => [...text].map((c) => `${c}\0`).join('');
+    expect(redact(utf16(`{"k":"${KEY}"}`)).replaceAll('\0', '')).toBe('{"k":"[redacted]"}');
+    expect(redact.cutShort(utf16(`{"k":"${KEY.slice(0, 6)}`)).replaceAll('\0', '')).toBe('{"k":"[redacted]');
+  });
+
+  it('reads the secrets a live list holds when the redactor is made, and forgets one deleted from it', async () => {
+    const { liveSecrets: live, redactSecrets: redactWith } = await fresh();
+    const selectors = live();
+    selectors.add('selector-0123456789');
+    const redact = redactWith([KEY], selectors);
+    expect(redact(`a=${KEY}&b=selector-0123456789`)).toBe('a=[redacted]&b=[redacted]');
+    selectors.delete('selector-0123456789');
+    expect(redact('b=selector-0123456789')).toBe('b=selector-0123456789');
+  });
+
+  it('takes nothing else for a character of a secret: not `\\/`, which stands for a slash only', async () => {
+    const redact = (await fresh()).redactSecrets([KEY]);
+    expect(redact('my\\/key-0123')).toBe('my\\/key-0123');
+  });
+});

@@ -14,6 +14,10 @@ describe('anonymousSubject', () => {
     },
   );
 
+  it('counts an IPv6 address as IPv4 only when all of its first five parts are zero', () => {
+    expect(anonymousSubject('1::ffff:c000:207', 56)).toBe('address:1::/56');
+  });
+
   it('puts every IPv6 address of one /56 in one bucket, named by its network in canonical form', () => {
     const inside = ['2001:db8:1:ff00::1', '2001:db8:1:ff12:3::7', '2001:0DB8:0001:FFFF:FFFF:FFFF:FFFF:FFFF'];
     for (const address of inside) expect(anonymousSubject(address, 56)).toBe('address:2001:db8:1:ff00::/56');

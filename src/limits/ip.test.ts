@@ -91,5 +91,12 @@ describe('IP addresses read by the URL parser', () => {
   it('reads no zone id but letters and digits, and no text the URL parser would take for more than a host', () => {
     expect(ipv6Parts('fe80::1%eth0')).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 1]);
     for (const text of ['fe80::1%eth-0', '::1]@evil.example', '[::1]', '::1/64', '::1 ']) expect(ipv6Parts(text)).toBeUndefined();
+    // Read as a URL's host, this text would be `[::2]` after a user name: not an address.
+    expect(ipv6Parts('1::]@[::2')).toBeUndefined();
+  });
+
+  it('reads no range with anything after its prefix length', () => {
+    expect(rangeOf('10.0.0.0/8')).toEqual([{ kind: 'ipv4', parts: [10, 0, 0, 0] }, 8]);
+    for (const text of ['10.0.0.0/8x', '2001:db8::/32 ', '10.0.0.0/8/8']) expect(rangeOf(text)).toBeUndefined();
   });
 });

@@ -163,3 +163,44 @@ describe('a banned caller', () => {
     expect(second.headers['X-RateLimit-Reset']).toBe(String(Math.ceil((NOW + 120_300) / 1000)));
   });
 });
+
+describe('the ruling on each request', () => {
+  /** A limiter on a manual clock over a plan of 2 a minute and 3 a day. */
+  function rulingLimiter(banThreshold: number) {
+    const clock = { now: NOW };
+    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => clock.now, banThreshold, banDurationMs: 120_000 });
+    const ruling = async (at: number) => {
+      clock.now = at;
+      const { ruling, banMs, refusal } = await limit('key:k', { perMinute: 2, perDay: 3 });
+      return [ruling, banMs, refusal?.code];
+    };
+    return ruling;
+  }
+
+  it('names none for an admitted request, the minute when the minute is used up, the day when the day is, even with the minute', async () => {
+    const ruling = rulingLimiter(10);
+    expect(await ruling(NOW)).toEqual([undefined, undefined, undefined]);
+    await ruling(NOW);
+    expect(await ruling(NOW)).toEqual(['minute', undefined, 'rate_limited']);
+    expect(await ruling(NOW + 60_000)).toEqual([undefined, undefined, undefined]);
+    expect(await ruling(NOW + 60_000)).toEqual(['day', undefined, 'rate_limited']);
+    expect(await ruling(NOW + 120_000)).toEqual(['day', undefined, 'rate_limited']);
+  });
+
+  it('names the ban, with its length on the request that started it only', async () => {
+    const ruling = rulingLimiter(0);
+    await ruling(NOW);
+    await ruling(NOW);
+    expect(await ruling(NOW)).toEqual(['ban', 120_000, 'key_banned']);
+    expect(await ruling(NOW + 1_000)).toEqual(['ban', undefined, 'key_banned']);
+  });
+
+  it("answers a banned caller's flood with one answer, made once while nothing in it changes", async () => {
+    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => NOW, banThreshold: 0, banDurationMs: 120_000 });
+    const quota = { perMinute: 1, perDay: 100 };
+    await limit('key:k', quota);
+    await limit('key:k', quota);
+    const first = await limit('key:k', quota);
+    expect(await limit('key:k', quota)).toBe(first);
+  });
+});
