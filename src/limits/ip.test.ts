@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { anonymousSubject, ipOf } from './address.ts';
-import { inRange, ipv6Parts, rangeOf } from './ip.ts';
+import { inRange, ipv4Parts, ipv6Parts, rangeOf } from './ip.ts';
 
 /** ipaddr.js's reading of a socket's address, as address.ts made it: its kind and parts (octets for IPv4). */
 function ipaddrOf(address: string): { kind: string; parts: number[] } | undefined {
@@ -93,6 +93,11 @@ describe('IP addresses read by the URL parser', () => {
     for (const text of ['fe80::1%eth-0', '::1]@evil.example', '[::1]', '::1/64', '::1 ']) expect(ipv6Parts(text)).toBeUndefined();
     // Read as a URL's host, this text would be `[::2]` after a user name: not an address.
     expect(ipv6Parts('1::]@[::2')).toBeUndefined();
+  });
+
+  it("reads no IPv4 address with a trailing dot, which the URL parser takes for a host name's root", () => {
+    expect(ipv4Parts('10.0.0.1')).toEqual([10, 0, 0, 1]);
+    expect(ipv4Parts('10.0.0.1.')).toBeUndefined();
   });
 
   it('reads no range with anything after its prefix length', () => {
