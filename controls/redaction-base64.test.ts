@@ -73,3 +73,16 @@ describe('decodings', () => {
     expect(decodings('A'.repeat(LONGEST_DECODED_RUN + 4))).toEqual([]);
   });
 });
+
+describe('the module loaded anew', () => {
+  it('builds its table of base64 characters and its bound as the functions above read them', async () => {
+    // A query of its own is a module of its own: what the module makes once per load is made again
+    // here, under the code Stryker runs (files without isolation share one load otherwise).
+    const url = './redaction-base64.ts?load=1';
+    const fresh: typeof import('./redaction-base64.ts') = await import(/* @vite-ignore */ url);
+    expect(fresh.LONGEST_DECODED_RUN).toBe(8_192);
+    expect(fresh.decodings('bXkt')).toEqual(['my-']);
+    expect(fresh.lastRun('Basic dXNl+/_-')).toBe('dXNl+/_-');
+    expect(fresh.replaceRuns('x AZaz09+/_- é', 8, () => true, '[run]')).toBe('x [run] é');
+  });
+});
