@@ -99,6 +99,16 @@ describe('resolveApiKeys', () => {
       new TypeError('apiKeys entry 1: the plan must be "free", "pro", "business" or { perMinute, perDay } with positive integers'),
     );
   });
+
+  it.each([
+    ['a list', ['free']],
+    ['a String object', new String('pro')],
+  ])('refuses a plan name wrapped in %s, whose text alone names a plan but whose quotas could not be read', (_, plan) => {
+    // A property lookup would read either as the name it holds: only text is a plan's name.
+    expect(() => resolveApiKeys({ a: plan as never })).toThrow(
+      new TypeError('apiKeys entry 1: the plan must be "free", "pro", "business" or { perMinute, perDay } with positive integers'),
+    );
+  });
 });
 
 describe('the longest key', () => {

@@ -104,4 +104,9 @@ describe('IP addresses read by the URL parser', () => {
     expect(rangeOf('10.0.0.0/8')).toEqual([{ kind: 'ipv4', parts: [10, 0, 0, 0] }, 8]);
     for (const text of ['10.0.0.0/8x', '2001:db8::/32 ', '10.0.0.0/8/8']) expect(rangeOf(text)).toBeUndefined();
   });
+
+  it('reads no range from a text with a line break before the range, as a list pasted into one entry would have', () => {
+    // The range after the break is no reading of the whole text: trusting it would trust a range nobody wrote alone.
+    for (const text of ['junk\n10.0.0.0/8', '192.0.2.1\n10.0.0.0/8', '\n2001:db8::/32']) expect(rangeOf(text)).toBeUndefined();
+  });
 });

@@ -1,6 +1,6 @@
 /** The quota headers on their own: which window binds, and how each is described; and what a banned caller is told, refusal after refusal, as each of its countdowns ticks. */
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter, quotaHeaders, quotaWindows } from './limiter.ts';
+import { createRateLimiter, quotaHeaders, quotaWindows, refusalHeaders } from './limiter.ts';
 import { memoryLimitStore } from './memory-limit-store.ts';
 
 const NOW = Date.parse('2026-11-22T10:00:15Z');
@@ -202,5 +202,19 @@ describe('the ruling on each request', () => {
     await limit('key:k', quota);
     const first = await limit('key:k', quota);
     expect(await limit('key:k', quota)).toBe(first);
+  });
+});
+
+describe('refusalHeaders', () => {
+  it('describes an injected 429 as the minute spent until its Retry-After, the day untouched, with the Retry-After itself', () => {
+    // A fault's 429 (controls/faults) takes these headers whole: a client reads its wait from Retry-After.
+    expect(refusalHeaders({ perMinute: 60, perDay: 1000 }, NOW, 30)).toEqual({
+      'X-RateLimit-Limit': '60',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String((NOW + 30_000) / 1000),
+      'RateLimit-Policy': policy,
+      RateLimit: '"minute";r=0;t=30, "day";r=1000;t=50385',
+      'Retry-After': '30',
+    });
   });
 });

@@ -1,5 +1,6 @@
 /** memoryLimitStore: atomic check-and-take, fresh windows, bans, and which state a flood of addresses may push out. */
 import { describe, expect, it } from 'vitest';
+import type { Subject } from './limit-store.ts';
 import { quotaWindows } from './limiter.ts';
 import { memoryLimitStore } from './memory-limit-store.ts';
 
@@ -150,4 +151,16 @@ describe('memoryLimitStore', () => {
     await store.take('address:b', windows, T0);
     expect(store.addressCount).toBe(1);
   });
+
+  it.each<Subject>(['address:192.0.2.7', 'key:k'])(
+    'counts %s from one when a refusal came first, in the first minute of a clock that starts at 0 too',
+    async (subject) => {
+      // A wrong admin token is refused before the caller's first request is counted (strikes.ts shares the store):
+      // the entry the refusal made holds zeros for both windows, which a window starting at 0 reads.
+      const store = memoryLimitStore();
+      const windows = quotaWindows(0, free);
+      expect(await store.reject(subject, windows[0]!, 0)).toBe(1);
+      expect(await store.take(subject, windows, 1)).toEqual({ admitted: true, used: [1, 1] });
+    },
+  );
 });
