@@ -203,6 +203,17 @@ describe('the ruling on each request', () => {
     const first = await limit('key:k', quota);
     expect(await limit('key:k', quota)).toBe(first);
   });
+
+  it("answers a banned caller's flood with one answer at a minute's very first millisecond too", async () => {
+    // The minute's windows are kept from its first millisecond on: made anew there, each refusal's answer would be too.
+    const start = Date.parse('2026-11-22T10:00:00Z');
+    const limit = createRateLimiter({ limitStore: memoryLimitStore(), now: () => start, banThreshold: 0, banDurationMs: 120_000 });
+    const quota = { perMinute: 1, perDay: 100 };
+    await limit('key:k', quota);
+    await limit('key:k', quota);
+    const first = await limit('key:k', quota);
+    expect(await limit('key:k', quota)).toBe(first);
+  });
 });
 
 describe('refusalHeaders', () => {
