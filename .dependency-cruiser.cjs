@@ -60,6 +60,29 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/index\\.ts$' },
     },
     {
+      name: 'controls-through-its-door',
+      comment:
+        'Outside controls/, the fake backend is imported through controls/index.ts (or without-admin.ts, the same less the admin API) only: its rooms are free to move',
+      severity: 'error',
+      from: { path: '^(src|compose|hosts|runtimes|stores|testing|telemetry|cli)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^controls/', pathNot: '^controls/(index|without-admin)\\.ts$' },
+    },
+    {
+      name: 'admin-only-from-the-top',
+      comment: 'No room of controls/ imports the admin API: admin/ is built on them, and the door without it must stay so',
+      severity: 'error',
+      from: { path: '^controls/', pathNot: '^controls/(admin/|index\\.ts$)' },
+      to: { path: '^controls/admin/' },
+    },
+    {
+      name: 'service-worker-without-admin',
+      comment:
+        'The service worker never reaches the admin API, not even through a type: the page drives it by postMessage, and its bundle has 44 kB (controls/without-admin.ts is its door)',
+      severity: 'error',
+      from: { path: '^runtimes/service-worker/' },
+      to: { path: '^controls/admin/', reachable: true },
+    },
+    {
       name: 'core-is-runtime-neutral',
       comment: 'src/ runs in every runtime and the browser: no node: modules',
       severity: 'error',

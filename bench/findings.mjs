@@ -204,7 +204,7 @@ Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loo
   memory of an object holding two arrays (test/flood). Redacting base64 runs by looking at one
   character in each run's length took ~25 µs for a 42 KB list of pets, against ~170 µs reading
   each character and ~500 µs for a pattern such as \`[A-Za-z0-9+/_-]{25,}\`
-  (controls/redaction-base64.ts). On PGlite in a directory (a flush of 2 subjects, 4 counters and
+  (controls/secrets/redaction-base64.ts). On PGlite in a directory (a flush of 2 subjects, 4 counters and
   5 pets, median of 5 passes of 300, a one-off script), the exclusive limit store's cleanup DELETE
   took a flush from 586 to 980 µs, and upserting 2 unchanged rows one from 792 to 980 µs: hence the
   cleanup every 64 flushes and rows written only when changed (stores/sql/exclusive-limits.ts).
@@ -217,7 +217,7 @@ Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loo
   each key it used cost ten times a call in a flood (a fresh iterator steps over every hole the
   forgotten keys left); an IP library took 13 kB of the worker's 44 kB budget (#45), now read by
   the platform's URL parser (src/limits/ip.ts). Decoded base64 searched for the secrets as typed
-  (one literal pattern) ran ~10× faster than for every spelling (controls/redaction.ts).
+  (one literal pattern) ran ~10× faster than for every spelling (controls/secrets/redaction.ts).
 `;
 
 /**

@@ -1,5 +1,5 @@
 /** The petstore-service command's access log: one line per answered request, told by the composition's observer (no Response needed, so node:http keeps its direct path). */
-import { redactSecrets } from '../controls/redaction.ts';
+import { redactSecrets } from '../controls/index.ts';
 import { pathAndQuery, type Answered } from '../src/index.ts';
 
 /** `text` for people (`GET /v1/pets?limit=7 200 1.2ms 127.0.0.1`), `json` for log collectors. */

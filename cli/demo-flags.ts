@@ -1,8 +1,5 @@
 /** The command's demo flags that take a shape of their own: `--delay <ms|min-max>` and `--generate <count>[:<seed>]`, read and checked before anything starts. */
-import type { DelayRange } from '../controls/faults.ts';
-import type { GenerateOptions } from '../controls/generated-pets.ts';
-import { MAX_GENERATED_PETS } from '../controls/generated-pets.ts';
-import { MAX_SEED } from '../controls/random.ts';
+import { type DelayRange, type GenerateOptions, MAX_GENERATED_PETS, MAX_SEED } from '../controls/index.ts';
 
 /** The longest wait a timer can hold: a fault rule refuses more, and the command must say so before it starts. */
 const MAX_DELAY_MS = 2 ** 31 - 1;

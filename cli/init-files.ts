@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { GenerateOptions } from '../controls/generated-pets.ts';
+import type { GenerateOptions } from '../controls/index.ts';
 import type { SiteFiles } from '../runtimes/service-worker/site-cache.ts';
 import type { Plan } from '../src/index.ts';
 import { DirectoryProblem, directoryProblem, makeDirectory } from './make-directory.ts';

@@ -1,6 +1,6 @@
 /** `petstore-service init <dir>`: writes a site any static server can serve (the demo page, start() as an ES module, the Pet Store as a service worker), or with --worker-only the worker alone. */
 import { parseArgs } from 'node:util';
-import type { GenerateOptions } from '../controls/generated-pets.ts';
+import type { GenerateOptions } from '../controls/index.ts';
 import { nearestName, type Plan } from '../src/index.ts';
 import { readApiKeys } from './api-keys.ts';
 import { readGenerate } from './demo-flags.ts';

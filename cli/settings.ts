@@ -15,8 +15,7 @@ import {
 import { readApiKeys } from './api-keys.ts';
 import { readLogFormat, type LogFormat } from './access-log.ts';
 import { readDelay, readGenerate } from './demo-flags.ts';
-import type { DelayRange } from '../controls/faults.ts';
-import type { GenerateOptions } from '../controls/generated-pets.ts';
+import type { DelayRange, GenerateOptions } from '../controls/index.ts';
 import { readStoreSettings, type StoreSettings } from './stores.ts';
 
 const OPTIONS = {

@@ -16,7 +16,7 @@ import {
   type ResolvedOptions,
   type StoreTelemetry,
 } from '../src/index.ts';
-import { redactSecrets, type Redactor } from '../controls/redaction.ts';
+import { redactSecrets, type Redactor } from '../controls/without-admin.ts';
 
 /** Sees every answer as it leaves, without needing a Response: the command's access log. */
 export type Observer = (answered: Answered) => void;

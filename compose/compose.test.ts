@@ -1,9 +1,10 @@
 /** The hooks, standing faults and /healthz in process: which requests the hooks see, what they cannot break, what a standing fault answers, where /healthz lives, what a node:http front takes, how a product lays its members over the store. */
 import { describe, expect, it } from 'vitest';
-import { controlLayers } from '../controls/layers.ts';
+import { controlLayers } from '../controls/index.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/index.ts';
-import { compose, createPetStore } from './compose.ts';
+import { compose } from './compose.ts';
+import { createPetStore } from './create-pet-store.ts';
 import { toPetStore } from './pet-store.ts';
 
 const KEY = 'hook-key';

@@ -1,14 +1,8 @@
 /** The one composition root: every product (createPetStore, the test kit, the command, the service worker) is built here, in one order. */
-import type { ManualClock } from '../controls/clock.ts';
-import type { Controls } from '../controls/controls.ts';
-import type { FaultInjector, FaultRule } from '../controls/faults.ts';
-import { controlLayers, type ControlBounds, type ControlLayers } from '../controls/layers.ts';
-import type { Sandboxes } from '../controls/sandboxes.ts';
-import { nodeListener } from '../hosts/node/listener.ts';
-import { createAnswer, handleOf, resolveOptions, type Answer, type Handle, type PetStoreOptions, type ResolvedOptions } from '../src/index.ts';
+import type { ControlBounds, ControlLayers, Controls, FaultInjector, FaultRule, ManualClock, Sandboxes } from '../controls/without-admin.ts';
+import { createAnswer, handleOf, type Answer, type Handle, type ResolvedOptions } from '../src/index.ts';
 import { watchedAnswer, withBoundary, type Observer } from './boundary.ts';
-import type { PetStore } from './handler.ts';
-import { toPetStore, type NodeFront } from './pet-store.ts';
+import type { NodeFront } from './pet-store.ts';
 
 /** What a product is made of. Everything but `config` is optional; each part is a layer below. */
 export interface Composition {
@@ -88,16 +82,4 @@ export function compose({ config: options, clock, standingFaults = [], observe, 
     faults,
     front,
   };
-}
-
-/**
- * Creates the Pet Store API as one handler. Options are checked now: a bad one throws a `TypeError`.
- *
- * @example
- * import { createServer } from 'node:http';
- * const petstore = createPetStore({ apiKeys: { 'my-key': 'free' } });
- * createServer(petstore).listen(8080); // GET http://localhost:8080/v1/pets
- */
-export function createPetStore(options: PetStoreOptions = {}): PetStore {
-  return toPetStore(compose({ config: resolveOptions(options), layers: controlLayers }), nodeListener);
 }

@@ -4,7 +4,7 @@
  * answer alike, status, headers and body, reject alike what a Request refuses, and hand user code a Request.
  */
 import { describe, expect, it } from 'vitest';
-import { createPetStore } from './compose.ts';
+import { createPetStore } from './create-pet-store.ts';
 import { memoryPetStorage } from '../src/storage/memory-pet-storage.ts';
 
 const KEY = 'in-process-key-0123456789';

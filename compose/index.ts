@@ -1,5 +1,5 @@
 /** petstore-service: the Pet Store API as one runtime-neutral fetch handler. Its whole public surface (at most 20 names) is on this screen. */
-export { createPetStore } from './compose.ts';
+export { createPetStore } from './create-pet-store.ts';
 export type { PetStore, PetStoreFetch, PetStoreHandler } from './handler.ts';
 export {
   ApiError,

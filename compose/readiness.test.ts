@@ -1,7 +1,7 @@
 /** What GET /readyz makes of a store's optional ping and database, through createPetStore: the answers a load balancer's probe gets, for every method, without a key. */
 import { describe, expect, it, vi } from 'vitest';
-import { createPetStore } from './compose.ts';
-import { manualClock } from '../controls/clock.ts';
+import { createPetStore } from './create-pet-store.ts';
+import { manualClock } from '../controls/index.ts';
 import { type LimitStore, memoryLimitStore, memoryPetStorage, type PetStorage, type StoreDatabase } from '../src/index.ts';
 
 const POSTGRESQL: StoreDatabase = { system: 'postgresql', name: 'PostgreSQL' };

@@ -16,15 +16,15 @@ import {
   type RequestView,
   type ResolvedOptions,
 } from '../src/index.ts';
-import type { ManualClock } from './clock.ts';
-import { createFaults, interruptedReply, refusalQuotaHeaders, type FaultInjector, type FaultRule } from './faults.ts';
-import { recordedExchange, REFUSED_STATUSES, type RecordedExchange } from './journal.ts';
-import { bodyTap, readingThrough, unreadBody } from './journal-body.ts';
-import { createJournal, type JournalBudget } from './journal-memory.ts';
-import { redactSecrets } from './redaction.ts';
-import { boundedStorage, type BoundedStorage, type PetBudget } from './pet-budget.ts';
-import { MAX_SEED, seededRandom } from './random.ts';
-import { petsToSeed, type SeedInput } from './seed-schemas.ts';
+import type { ManualClock } from './clock/clock.ts';
+import { createFaults, interruptedReply, refusalQuotaHeaders, type FaultInjector, type FaultRule } from './faults/faults.ts';
+import { recordedExchange, REFUSED_STATUSES, type RecordedExchange } from './journal/journal.ts';
+import { bodyTap, readingThrough, unreadBody } from './journal/journal-body.ts';
+import { createJournal, type JournalBudget } from './journal/journal-memory.ts';
+import { redactSecrets } from './secrets/redaction.ts';
+import { boundedStorage, type BoundedStorage, type PetBudget } from './pets/pet-budget.ts';
+import { MAX_SEED, seededRandom } from './pets/random.ts';
+import { petsToSeed, type SeedInput } from './pets/seed-schemas.ts';
 
 /** What controls are made of. */
 export interface ControlSettings {

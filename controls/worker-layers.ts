@@ -1,6 +1,6 @@
 /** The fake backend's layers for the service worker: its main world over the worker's own stores, sandboxes in memory beside it, and no admin API (the page drives both by postMessage), which keeps the worker small. */
 import type { LimitStore, PetStorage } from '../src/index.ts';
-import { takeoverClock } from './clock.ts';
+import { takeoverClock } from './clock/clock.ts';
 import type { ControlLayers } from './layers.ts';
 import { createWorlds, withStandingFaults, type ControlBounds } from './worlds.ts';
 

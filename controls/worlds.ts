@@ -1,11 +1,11 @@
 /** A fake backend's worlds: the main one and the sandboxes beside it, each request sent to the world its key names; and faults standing in front of a plain API. */
 import { ADMIN_BOUNDS, type Handle, type LimitStore, type PetStorage, type ResolvedAdmin, type ResolvedOptions } from '../src/index.ts';
-import type { ManualClock } from './clock.ts';
+import type { ManualClock } from './clock/clock.ts';
 import { createControls, type Controls } from './controls.ts';
-import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from './faults.ts';
-import { journalBudget } from './journal-memory.ts';
-import { createPetBudget } from './pet-budget.ts';
-import { createSandboxes, type Sandboxes } from './sandboxes.ts';
+import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from './faults/faults.ts';
+import { journalBudget } from './journal/journal-memory.ts';
+import { createPetBudget } from './pets/pet-budget.ts';
+import { createSandboxes, type Sandboxes } from './sandboxes/sandboxes.ts';
 
 /**
  * How much a fake backend keeps: the most sandboxes, how long an unused one lives, each journal's

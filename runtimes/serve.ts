@@ -1,6 +1,6 @@
 /** The one serve() every runtime adapter shares: its options, its result, and how its arguments are read. */
 import { assertKnownOptions, parseApiKeys, PET_STORE_OPTION_NAMES, type PetStoreOptions, type Plan } from '../src/index.ts';
-import { createPetStore } from '../compose/compose.ts';
+import { createPetStore } from '../compose/create-pet-store.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
 
 /** Where and how `serve` listens: the same options on Node, Deno and Bun. */

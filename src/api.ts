@@ -46,7 +46,7 @@ interface ProbeRoute {
 }
 
 /**
- * Where the admin API answers when it is on (controls/admin.ts takes those paths first): with it
+ * Where the admin API answers when it is on (controls/admin/admin.ts takes those paths first): with it
  * off, a request there meets this 404, which says how to turn it on rather than where the API is.
  */
 const isAdminPath = (pathname: string) => pathname === '/__admin' || pathname.startsWith('/__admin/');

@@ -5,7 +5,7 @@ import type { ApiError } from './response/api-error.ts';
 import type { Reply } from './response/reply.ts';
 
 /**
- * An error a fault (controls/faults.ts) has the API answer in the operation's place. The request
+ * An error a fault (controls/faults/faults.ts) has the API answer in the operation's place. The request
  * still passes every step before it, so the answer carries what a real failure there carries: the
  * quota headers (the request is counted as any is), the route's headers, CORS.
  *

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseApiKeys } from './auth/api-keys.ts';
 import type { PetStoreOptions } from './options.ts';
-import { createPetStore } from '../compose/compose.ts';
+import { createPetStore } from '../compose/create-pet-store.ts';
 
 describe('createPetStore options', () => {
   it.each<[string, PetStoreOptions, RegExp]>([

@@ -14,11 +14,21 @@ export {
   type TestSandbox,
   type WorldControls,
 } from './test-pet-store.ts';
-export type { SandboxKeys } from '../controls/sandbox-keys.ts';
-export { manualClock, type ManualClock } from '../controls/clock.ts';
-export type { DelayRange, FaultRule, Faults, PendingFault } from '../controls/faults.ts';
-export { generatedPets, type GenerateOptions } from '../controls/generated-pets.ts';
-export { matching, type RecordedExchange, type RequestMatcher, type Verification } from '../controls/journal.ts';
+export {
+  type SandboxKeys,
+  manualClock,
+  type ManualClock,
+  type DelayRange,
+  type FaultRule,
+  type Faults,
+  type PendingFault,
+  generatedPets,
+  type GenerateOptions,
+  matching,
+  type RecordedExchange,
+  type RequestMatcher,
+  type Verification,
+} from '../controls/index.ts';
 export type { ListeningPetStore, ListenOptions } from '../runtimes/serve.ts';
 
 /**

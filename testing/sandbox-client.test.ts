@@ -1,6 +1,6 @@
 /** The sandbox client petstore-service/playwright gives each test, against a fake backend's admin API in process (its fetch, no socket). */
 import { describe, expect, it } from 'vitest';
-import { createPetStore } from '../compose/compose.ts';
+import { createPetStore } from '../compose/create-pet-store.ts';
 import { locatePetstore, openRemoteSandbox, petstoreSettings } from './sandbox-client.ts';
 
 const ADMIN = 'admin-token-0123456789';

@@ -1,8 +1,13 @@
 /** A sandbox of a running fake backend, opened, driven and deleted over HTTP through its admin API: what petstore-service/playwright gives each test. */
-import type { FaultRule, PendingFault } from '../controls/faults.ts';
-import { verifyRequests, type RecordedExchange, type Verification } from '../controls/journal.ts';
-import type { SandboxKeys } from '../controls/sandbox-keys.ts';
-import type { SeedInput } from '../controls/seed-schemas.ts';
+import {
+  type FaultRule,
+  type PendingFault,
+  verifyRequests,
+  type RecordedExchange,
+  type Verification,
+  type SandboxKeys,
+  type SeedInput,
+} from '../controls/index.ts';
 import type { Pet } from '../src/index.ts';
 
 /** The command's base path: where the API is below the server's root (the admin API is at the root's `/__admin`). */

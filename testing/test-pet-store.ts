@@ -1,10 +1,15 @@
 /** createTestPetStore: the Pet Store as a fake backend in process, on the same controls the admin API serves over HTTP. */
-import { manualClock, type ManualClock } from '../controls/clock.ts';
-import type { Controls } from '../controls/controls.ts';
-import type { Faults } from '../controls/faults.ts';
-import { verifyRequests, type RecordedExchange, type Verification } from '../controls/journal.ts';
-import { controlLayers } from '../controls/layers.ts';
-import type { SandboxKeys } from '../controls/sandbox-keys.ts';
+import {
+  manualClock,
+  type ManualClock,
+  type Controls,
+  type Faults,
+  verifyRequests,
+  type RecordedExchange,
+  type Verification,
+  controlLayers,
+  type SandboxKeys,
+} from '../controls/index.ts';
 import { compose } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
 import { toPetStore } from '../compose/pet-store.ts';

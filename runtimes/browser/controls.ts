@@ -1,7 +1,5 @@
 /** What `start()` gives a page to drive the service worker's worlds (the main one and its sandboxes): seed, pets, clock, faults, by postMessage. Types only from the core, so the page's module stays tiny. */
-import type { FaultRule, PendingFault } from '../../controls/faults.ts';
-import type { SandboxKeys } from '../../controls/sandbox-keys.ts';
-import type { SeedInput } from '../../controls/seed-schemas.ts';
+import type { FaultRule, PendingFault, SandboxKeys, SeedInput } from '../../controls/index.ts';
 import type { Pet } from '../../src/index.ts';
 import { type CLAIM, CONTROL, KEEP_ALIVE, type RESET, type ControlMessage, type ControlOperation, type WorkerReply } from '../service-worker/protocol.ts';
 

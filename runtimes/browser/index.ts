@@ -1,5 +1,5 @@
 /** petstore-service/browser: registers the Pet Store's service worker from a page, waits until it answers the page, and drives its worlds. */
-import type { SeedInput } from '../../controls/seed-schemas.ts';
+import type { SeedInput } from '../../controls/index.ts';
 import { CLAIM, RESET } from '../service-worker/protocol.ts';
 import { asker, openSandbox, replyTo, worldControls, type PageSandbox, type PageWorldControls } from './controls.ts';
 

@@ -1,8 +1,5 @@
 /** The service worker's answers to the controls a page sends (protocol.ts): its main world's and each sandbox's seed, pets, clock and faults, and opening and deleting sandboxes. */
-import type { Controls } from '../../controls/controls.ts';
-import type { FaultRule } from '../../controls/faults.ts';
-import type { Sandboxes } from '../../controls/sandboxes.ts';
-import type { SeedInput } from '../../controls/seed-schemas.ts';
+import type { Controls, FaultRule, Sandboxes, SeedInput } from '../../controls/without-admin.ts';
 import type { ControlMessage } from './protocol.ts';
 
 /** The worlds of one worker. */

@@ -1,9 +1,5 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
-import { takeoverClock, type ManualClock } from '../../controls/clock.ts';
-import type { Faults } from '../../controls/faults.ts';
-import type { GenerateOptions } from '../../controls/generated-pets.ts';
-import { petsToSeed, type SeedInput } from '../../controls/seed-schemas.ts';
-import { workerLayers } from '../../controls/worker-layers.ts';
+import { takeoverClock, type ManualClock, type Faults, type GenerateOptions, petsToSeed, type SeedInput, workerLayers } from '../../controls/without-admin.ts';
 import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
 import { toPetStore } from '../../compose/pet-store.ts';

@@ -2,9 +2,7 @@
 import { compose } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
 import { toPetStore } from '../../compose/pet-store.ts';
-import { controlLayers } from '../../controls/layers.ts';
-import { newSandboxSchemaFor } from '../../controls/sandbox-schemas.ts';
-import type { Sandboxes } from '../../controls/sandboxes.ts';
+import { controlLayers, newSandboxSchemaFor, type Sandboxes } from '../../controls/index.ts';
 import { parseApiKeys, parseInput, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { readMessage, type SandboxMessage } from './sandbox-messages.ts';
 import { opensSandbox } from './sandbox-router.ts';

@@ -1,5 +1,5 @@
 /** What the Workers fake backend's Worker tells its PetStoreFake objects about sandboxes: requests of its own, which no client's request can pass for. */
-import type { SandboxKeys } from '../../controls/sandbox-keys.ts';
+import type { SandboxKeys } from '../../controls/index.ts';
 
 /**
  * The header that marks a message, holding the admin token. The Worker removes it from every

@@ -1,5 +1,5 @@
 /** The fake backend's Worker: each request to the PetStoreFake object of its world (the main one, or its sandbox's own), and the messages that keep them agreeing. */
-import { sandboxIdOf, type SandboxKeys } from '../../controls/sandbox-keys.ts';
+import { sandboxIdOf, type SandboxKeys } from '../../controls/index.ts';
 import { bearerToken } from '../../src/index.ts';
 import type { DurableObjectNamespaceLike } from '../../stores/durable-objects/limit-store.ts';
 import { messageRequest, unmarked, type SandboxMessage } from './sandbox-messages.ts';

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generatedPets } from '../../controls/generated-pets.ts';
+import { generatedPets } from '../../controls/index.ts';
 import { launchFreshProfile, serveStatic } from './browser.ts';
 
 /** The pets init's --generate 25:7 gives the worker: the page's first page holds the first 10. */

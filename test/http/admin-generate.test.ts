@@ -4,7 +4,7 @@
  * admin response is checked against the served admin document after each test.
  */
 import { describe, expect, it } from 'vitest';
-import { generatedPets } from '../../controls/generated-pets.ts';
+import { generatedPets } from '../../controls/index.ts';
 import { adminServer, json } from '../helpers/admin-server.ts';
 import { expectError } from '../helpers/server.ts';
 

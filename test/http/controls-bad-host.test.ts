@@ -4,7 +4,7 @@
  * parse, and must not turn the answer into a 500.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPetStore } from '../../compose/compose.ts';
+import { createPetStore } from '../../compose/create-pet-store.ts';
 import { serve, type RunningPetStore } from '../../runtimes/node/index.ts';
 import { createTestPetStore } from '../../testing/index.ts';
 import { rawConnect, requestHead, type RawResponse } from '../helpers/raw-http.ts';

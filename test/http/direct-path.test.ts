@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type RunningPetStore } from '../../runtimes/node/index.ts';
-import { createPetStore } from '../../compose/compose.ts';
+import { createPetStore } from '../../compose/create-pet-store.ts';
 import { memoryPetStorage } from '../../src/storage/memory-pet-storage.ts';
 import { rawConnect } from '../helpers/raw-http.ts';
 

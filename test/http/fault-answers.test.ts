@@ -4,8 +4,8 @@
  * in process and over a real node:http server, from the test kit and from the admin API.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPetStore } from '../../compose/compose.ts';
-import type { FaultRule } from '../../controls/faults.ts';
+import { createPetStore } from '../../compose/create-pet-store.ts';
+import type { FaultRule } from '../../controls/index.ts';
 import { serve, type RunningPetStore } from '../../runtimes/node/index.ts';
 import { createTestPetStore } from '../../testing/index.ts';
 import { rawConnect, requestHead, type RawResponse } from '../helpers/raw-http.ts';

@@ -5,7 +5,7 @@
  * admin document the server serves (test/helpers/admin-server.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { verificationFailure } from '../../controls/journal.ts';
+import { verificationFailure } from '../../controls/journal/journal.ts';
 import { adminServer, FREE, json, TOKEN } from '../helpers/admin-server.ts';
 import { expectError, KEY, postPet } from '../helpers/server.ts';
 

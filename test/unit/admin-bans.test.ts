@@ -1,7 +1,7 @@
 /** Wrong admin tokens, counted per caller address and banned on the store's clock: a second at first, doubling per ban up to banDurationMs. */
 import { describe, expect, it } from 'vitest';
 import { createPetStore } from '../../compose/index.ts';
-import { manualClock } from '../../controls/clock.ts';
+import { manualClock } from '../../controls/index.ts';
 
 const TOKEN = 'admin-token-0123456789';
 const ATTACKER = '203.0.113.9';

@@ -4,9 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createPetStore } from '../../compose/index.ts';
-import { adminOpenApiDocument } from '../../controls/admin-openapi.ts';
-import { FaultRuleSchema } from '../../controls/admin-schemas.ts';
-import { ClockChangeSchema } from '../../controls/clock-schemas.ts';
+import { adminOpenApiDocument } from '../../controls/admin/admin-openapi.ts';
+import { FaultRuleSchema } from '../../controls/faults/fault-schemas.ts';
+import { ClockChangeSchema } from '../../controls/clock/clock-schemas.ts';
 
 const ADMIN_TOKEN = 'admin-token-0123456789';
 

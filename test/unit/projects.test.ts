@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_FOLDERS, type ProjectName } from '../helpers/projects.ts';
 
-/** Folders no project reads: installed packages, build output, the docs test's scratch copies. */
+/** Folders no project reads: installed packages, build output, the docs test's scratch copies, Stryker's sandboxes (`.stryker-tmp`, or `.stryker-tmp-<name>` for a run of its own). */
 const NOT_TESTS = new Set(['node_modules', 'dist', '.git', '.tmp', '.stryker-tmp', 'reports', 'test-results']);
+const isNotTests = (name: string) => NOT_TESTS.has(name) || name.startsWith('.stryker-tmp-');
 
 /** Every `*.test.ts` under `folder`, as a path from the root with `/`. */
 function testFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = folder === '.' ? entry.name : `${folder}/${entry.name}`;
-    if (entry.isDirectory()) return NOT_TESTS.has(entry.name) ? [] : testFiles(path);
+    if (entry.isDirectory()) return isNotTests(entry.name) ? [] : testFiles(path);
     return entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }

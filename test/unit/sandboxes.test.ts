@@ -1,6 +1,6 @@
 /** Sandboxes in process: each its own world, chosen by its keys; capped; deleted when idle on the real clock. */
 import { describe, expect, it } from 'vitest';
-import { createPetStore } from '../../compose/compose.ts';
+import { createPetStore } from '../../compose/create-pet-store.ts';
 import { createTestPetStore } from '../../testing/index.ts';
 
 const ADMIN = 'admin-token-0123456789';

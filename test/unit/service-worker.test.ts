@@ -1,6 +1,6 @@
 /** servePetStoreInWorker in process, with a stand-in worker scope: which fetches it answers, its reset and seed, the pets it generates on install, and the control messages of start(). */
 import { describe, expect, it, vi } from 'vitest';
-import { generatedPets } from '../../controls/generated-pets.ts';
+import { generatedPets } from '../../controls/index.ts';
 import { servePetStoreInWorker } from '../../runtimes/service-worker/index.ts';
 import { CONTROL, RESET, type ControlOperation, type WorkerReply } from '../../runtimes/service-worker/protocol.ts';
 import type { IdbPetStorage } from '../../stores/idb/index.ts';

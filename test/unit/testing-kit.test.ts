@@ -1,6 +1,6 @@
 /** petstore-service/testing: the manual clock, fault rules, seeding and the request log. */
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { generatedPets } from '../../controls/generated-pets.ts';
+import { generatedPets } from '../../controls/index.ts';
 import { createTestPetStore, manualClock, matching } from '../../testing/index.ts';
 
 const list = (store: ReturnType<typeof createTestPetStore>, path = '/v1/pets') =>

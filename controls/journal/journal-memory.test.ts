@@ -1,11 +1,11 @@
 /** The journals' shared budget: every world within one count of bytes, the oldest exchange anywhere out first, a cleared or deleted world's bytes given back. */
 import { describe, expect, it } from 'vitest';
-import { IN_PROCESS, resolveOptions } from '../src/index.ts';
-import { checkAdmin } from '../src/admin-options.ts';
-import { manualClock } from './clock.ts';
+import { IN_PROCESS, resolveOptions } from '../../src/index.ts';
+import { checkAdmin } from '../../src/admin-options.ts';
+import { manualClock } from '../clock/clock.ts';
 import type { RecordedExchange } from './journal.ts';
 import { createJournal, EXCHANGE_OVERHEAD_BYTES, exchangeBytes, journalBudget } from './journal-memory.ts';
-import { createWorlds, DEFAULT_BOUNDS } from './worlds.ts';
+import { createWorlds, DEFAULT_BOUNDS } from '../worlds.ts';
 
 /** An exchange whose request body is `size` characters. */
 const exchange = (path: string, size = 0): RecordedExchange => ({

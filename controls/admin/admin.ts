@@ -22,11 +22,11 @@ import {
   type Reply,
   type ResolvedOptions,
   type Subject,
-} from '../src/index.ts';
+} from '../../src/index.ts';
 import { adminRoutes } from './admin-routes.ts';
-import type { Controls } from './controls.ts';
+import type { Controls } from '../controls.ts';
 import { noSuchSandbox, sandboxRoutes } from './sandbox-routes.ts';
-import type { Worlds } from './worlds.ts';
+import type { Worlds } from '../worlds.ts';
 
 /** Where the admin API is mounted, under the host's mount path. */
 export const ADMIN_PATH = '/__admin';

@@ -1,5 +1,5 @@
 /** The bound on pets in all of a fake backend's worlds together: one count that the main world and every sandbox draw on, given back when a world is reset or deleted. */
-import { ApiError, seedPets, type NewPet, type Pet, type PetStatus, type PetStorage } from '../src/index.ts';
+import { ApiError, seedPets, type NewPet, type Pet, type PetStatus, type PetStorage } from '../../src/index.ts';
 
 /**
  * How many more pets a fake backend's worlds may hold, all together.

@@ -1,10 +1,10 @@
 /** Sandboxes: whole fake worlds inside one server (pets, quotas, clock, faults, journal), each chosen by its own API keys. */
-import { bearerToken, type Handle, type Plan, type ResolvedOptions } from '../src/index.ts';
-import type { ManualClock } from './clock.ts';
-import { createControls, type Controls } from './controls.ts';
-import type { JournalBudget } from './journal-memory.ts';
-import type { PetBudget } from './pet-budget.ts';
-import { newSandboxId, newSandboxKeys, SANDBOX_PLANS, sandboxIdOf, type SandboxKeys } from './sandbox-keys.ts';
+import { bearerToken, type Handle, type Plan, type ResolvedOptions } from '../../src/index.ts';
+import type { ManualClock } from '../clock/clock.ts';
+import { createControls, type Controls } from '../controls.ts';
+import type { JournalBudget } from '../journal/journal-memory.ts';
+import type { PetBudget } from '../pets/pet-budget.ts';
+import { newSandboxId, newSandboxKeys, SANDBOX_PLANS, sandboxIdOf, type SandboxKeys } from '../secrets/sandbox-keys.ts';
 
 /** One sandbox: its id, its keys and the controls over its world. */
 export interface Sandbox {

@@ -3,8 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IN_PROCESS, resolveOptions } from '../src/index.ts';
-import { manualClock } from './clock.ts';
+import { IN_PROCESS, resolveOptions } from '../../src/index.ts';
+import { manualClock } from '../clock/clock.ts';
 import { createSandboxes } from './sandboxes.ts';
 
 describe('a deleted sandbox', () => {

@@ -1,13 +1,13 @@
 /**
  * The OpenAPI 3.1 document of the admin API, served at `/__admin/openapi.json`: generated, as the
  * API's own is (src/operations/openapi-document.ts), from the valibot schemas that validate the
- * admin bodies (admin-schemas.ts) and from the API's Pet, NewPet and Error schemas.
+ * admin bodies (faults/fault-schemas.ts and the other rooms' *-schemas.ts) and from the API's Pet, NewPet and Error schemas.
  */
-import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, ref, withBodyRules } from '../src/index.ts';
+import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, ref, withBodyRules } from '../../src/index.ts';
 import { components, getAndHead, jsonSchemaOf, listOf, operation, options, RESPONSE_COMPONENTS, TOO_MANY_PETS } from './admin-openapi-parts.ts';
 import { withSandboxes } from './sandbox-openapi.ts';
-import { SeedSchema } from './seed-schemas.ts';
-import { JournalQuerySchema } from './journal-schemas.ts';
+import { SeedSchema } from '../pets/seed-schemas.ts';
+import { JournalQuerySchema } from '../journal/journal-schemas.ts';
 
 const DESCRIPTION = [
   'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +

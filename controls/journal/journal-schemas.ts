@@ -4,7 +4,7 @@
  * validate every journal query, and admin-openapi.ts generates the admin document from them.
  */
 import * as v from 'valibot';
-import { ISO_DATE_TIME, ISO_OUTPUT } from './clock-schemas.ts';
+import { ISO_DATE_TIME, ISO_OUTPUT } from '../clock/clock-schemas.ts';
 
 const headerRecord = (description: string) => v.pipe(v.record(v.string(), v.string()), v.description(description));
 

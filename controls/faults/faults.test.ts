@@ -1,10 +1,10 @@
 /** Fault rules: delays, rates, what an injected failure answers through the API, and the rules inject refuses. */
 import type * as v from 'valibot';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import type { FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
-import { createHandle, NO_HOST, resolveOptions } from '../src/index.ts';
+import type { FaultRuleInJavaScriptSchema } from './fault-schemas.ts';
+import { createHandle, NO_HOST, resolveOptions } from '../../src/index.ts';
 import { createFaults, type FaultRule } from './faults.ts';
-import { seededRandom } from './random.ts';
+import { seededRandom } from '../pets/random.ts';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,8 +1,8 @@
 /** The admin routes on their own, over controls made for the test. */
 import { describe, expect, it } from 'vitest';
 import { adminRoutes } from './admin-routes.ts';
-import type { Controls } from './controls.ts';
-import { createFaults } from './faults.ts';
+import type { Controls } from '../controls.ts';
+import { createFaults } from '../faults/faults.ts';
 
 describe('GET /__admin/faults', () => {
   it('lists a fault injected in JavaScript with a RegExp path as the RegExp written between slashes, which JSON can carry', async () => {

@@ -1,7 +1,7 @@
 /** Queries over the journal, as the admin API takes them: filters from a query string, the exchanges they name, how many, and the JSON array of them as a stream. */
-import { parseInput } from '../src/index.ts';
+import { parseInput } from '../../src/index.ts';
 import { matching, type RecordedExchange, type RequestMatcher } from './journal.ts';
-import { timeOf } from './clock-schemas.ts';
+import { timeOf } from '../clock/clock-schemas.ts';
 import { JournalQuerySchema, type JournalQuery } from './journal-schemas.ts';
 
 /**

@@ -1,8 +1,8 @@
 /** The admin API's `/__admin/sandboxes` routes: open, list, read and delete sandboxes; each one's own admin routes sit below its id. */
-import { ApiError, parseInput, pathAndQuery, type Reply } from '../src/index.ts';
+import { ApiError, parseInput, pathAndQuery, type Reply } from '../../src/index.ts';
 import type { AdminOperation } from './admin-routes.ts';
-import { newSandboxSchemaFor } from './sandbox-schemas.ts';
-import type { Sandbox, Sandboxes } from './sandboxes.ts';
+import { newSandboxSchemaFor } from '../sandboxes/sandbox-schemas.ts';
+import type { Sandbox, Sandboxes } from '../sandboxes/sandboxes.ts';
 
 /** A sandbox as the admin API shows it: its id, its keys and its times (real time, ISO). */
 function shown({ id, keys, createdAt, lastUsedAt }: Sandbox) {

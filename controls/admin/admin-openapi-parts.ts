@@ -10,12 +10,12 @@ import {
   ref,
   schemaConverter,
   withoutBodies,
-} from '../src/index.ts';
-import { ClockChangeSchema, ClockTimeSchema } from './clock-schemas.ts';
-import { documentedJsonSchema } from './documented-check.ts';
-import { FaultRuleSchema, InjectedFaultSchema, PendingFaultSchema, RecordedExchangeSchema } from './admin-schemas.ts';
-import { RequestCountSchema, VerificationFailedSchema, VerificationSchema } from './journal-schemas.ts';
-import { NewSandboxSchema, OpenedSandboxSchema, SandboxSchema, TooManySandboxesSchema } from './sandbox-schemas.ts';
+} from '../../src/index.ts';
+import { ClockChangeSchema, ClockTimeSchema } from '../clock/clock-schemas.ts';
+import { documentedJsonSchema } from '../documented-check.ts';
+import { FaultRuleSchema, InjectedFaultSchema, PendingFaultSchema } from '../faults/fault-schemas.ts';
+import { RecordedExchangeSchema, RequestCountSchema, VerificationFailedSchema, VerificationSchema } from '../journal/journal-schemas.ts';
+import { NewSandboxSchema, OpenedSandboxSchema, SandboxSchema, TooManySandboxesSchema } from '../sandboxes/sandbox-schemas.ts';
 
 const DEFINITIONS = {
   PetStatus: PetStatusSchema,

@@ -2,7 +2,7 @@
  * Generated pets: a pure function of (count, seed), the same bytes in every runtime, for seeding a
  * fake backend with a realistic store. No data library: it goes into the service worker too.
  */
-import type { NewPet, PetStatus } from '../src/index.ts';
+import type { NewPet, PetStatus } from '../../src/index.ts';
 import { MAX_SEED, randomWords } from './random.ts';
 
 /** The most pets one call generates: enough for paging and filters, few enough to seed in a blink. */

@@ -1,6 +1,6 @@
 /** Journal queries: the filters a query string asks for, the exchanges and the count they name, and the 400 of a filter that cannot be. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/index.ts';
+import { ApiError } from '../../src/index.ts';
 import type { RecordedExchange } from './journal.ts';
 import { countMatching, exchangesMatching, journalFilter } from './journal-query.ts';
 

@@ -1,6 +1,6 @@
 /** The clock's admin bodies as valibot schemas: a change (`POST /__admin/clock`) bounded to the Date range, and the time it answers. */
 import * as v from 'valibot';
-import { documented } from './documented-check.ts';
+import { documented } from '../documented-check.ts';
 
 /** The Date range: a time further than this from 1970 (ms, either way) has no date, so no clock may go there. */
 const MAX_TIME_MS = 8.64e15;

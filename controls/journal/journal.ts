@@ -1,7 +1,7 @@
 /** The journal of a fake backend: the exchanges it answered (secrets redacted, bodies and headers cut to their bounds), and the checks tests make on it. */
-import { isConnectionReset, pathAndQuery } from '../src/index.ts';
+import { isConnectionReset, pathAndQuery } from '../../src/index.ts';
 import type { KeptBody } from './journal-body.ts';
-import { REDACTED, type Redactor } from './redaction.ts';
+import { REDACTED, type Redactor } from '../secrets/redaction.ts';
 
 /**
  * One request the store received and what it answered. The same shape in `store.requests` and in

@@ -1,8 +1,8 @@
 /** The journal: the newest exchanges, bodies kept to the body limit and never read past it (a refusal's never read), headers bounded, every secret redacted, and verify's message. */
 import { describe, expect, it } from 'vitest';
-import { IN_PROCESS, resolveOptions } from '../src/index.ts';
-import { manualClock } from './clock.ts';
-import { createControls } from './controls.ts';
+import { IN_PROCESS, resolveOptions } from '../../src/index.ts';
+import { manualClock } from '../clock/clock.ts';
+import { createControls } from '../controls.ts';
 import { HEADER_BOUNDS, verificationFailure, verifyRequests, type RecordedExchange } from './journal.ts';
 import { createJournal } from './journal-memory.ts';
 

@@ -1,12 +1,12 @@
 /**
- * What the controls take and what the admin API answers, as valibot schemas: the fault rule
- * (`faults.inject` and `POST /__admin/faults`) and its answers (the clock's are in clock-schemas.ts,
- * the seed's in seed-schemas.ts, the journal's in journal-schemas.ts). They validate every admin
- * body, and admin-openapi.ts generates the admin document from them.
+ * A fault rule as valibot schemas: what `faults.inject` and `POST /__admin/faults` take, and what the
+ * admin API answers of them (the clock's schemas are in clock/clock-schemas.ts, the seed's in
+ * pets/seed-schemas.ts, the journal's in journal/journal-schemas.ts). They validate every rule, and
+ * admin/admin-openapi.ts generates the admin document from them.
  */
 import * as v from 'valibot';
-import { ERROR_CODES } from '../src/index.ts';
-import { documented } from './documented-check.ts';
+import { ERROR_CODES } from '../../src/index.ts';
+import { documented } from '../documented-check.ts';
 
 /** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
@@ -231,6 +231,3 @@ export const PendingFaultSchema = v.pipe(
 
 /** The answer of `POST /__admin/faults`. */
 export const InjectedFaultSchema = v.pipe(v.strictObject({ id: v.pipe(v.string(), v.description('The new rule\u2019s id.')) }), v.title('InjectedFault'));
-
-// The journal's schemas have a module of their own, with its queries'.
-export { RecordedExchangeSchema } from './journal-schemas.ts';

@@ -1,5 +1,5 @@
 /** The request body as the journal keeps it: the bytes the API reads, seen as they pass, and never more than the body limit in all. */
-import { joinedChunks, type RequestView } from '../src/index.ts';
+import { joinedChunks, type RequestView } from '../../src/index.ts';
 
 /** What a body source's reader gives: the API reads a body through `getReader()`, `read` and `cancel`. */
 type BodyReader = ReturnType<NonNullable<RequestView['body']>['getReader']>;

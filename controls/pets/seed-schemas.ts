@@ -4,7 +4,7 @@
  * admin-openapi.ts turns into the admin document; and the one step that turns either into pets.
  */
 import * as v from 'valibot';
-import { NewPetSchema } from '../src/index.ts';
+import { NewPetSchema } from '../../src/index.ts';
 import { generatedPets, MAX_GENERATED_PETS, type GenerateOptions } from './generated-pets.ts';
 import { MAX_SEED } from './random.ts';
 

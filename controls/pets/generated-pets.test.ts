@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { NewPetSchema } from '../src/index.ts';
+import { NewPetSchema } from '../../src/index.ts';
 import { generatedPets, MAX_GENERATED_PETS } from './generated-pets.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,6 +1,6 @@
 /** What `/__admin/sandboxes` takes and answers, as valibot schemas: they check the body, and the admin document is generated from them. */
 import * as v from 'valibot';
-import { SeedSchema, seedSchemaFor } from './seed-schemas.ts';
+import { SeedSchema, seedSchemaFor } from '../pets/seed-schemas.ts';
 
 const NOT_A_NEW_SANDBOX = (issue: v.StrictObjectIssue) =>
   issue.expected === 'never' ? 'is not a field of a new sandbox (only "seed")' : 'must be a JSON object, {} or {"seed": …}';

@@ -15,9 +15,9 @@ import {
   type Handle,
   type Injected,
   type ResolvedOptions,
-} from '../src/index.ts';
-import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './admin-schemas.ts';
-import { between } from './random.ts';
+} from '../../src/index.ts';
+import { FAULT_RULE_FIELDS, FaultRuleInJavaScriptSchema } from './fault-schemas.ts';
+import { between } from '../pets/random.ts';
 
 /**
  * A delay drawn anew for each request: a whole number of milliseconds from `min` to `max`, both

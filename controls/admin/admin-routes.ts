@@ -1,14 +1,14 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
-import { parseInput, pathAndQuery, type Reply } from '../src/index.ts';
+import { parseInput, pathAndQuery, type Reply } from '../../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
-import { FaultRuleSchema } from './admin-schemas.ts';
-import { seedSchemaFor } from './seed-schemas.ts';
-import { ClockChangeSchema, timeAfterAdvance, timeOf } from './clock-schemas.ts';
-import type { Controls } from './controls.ts';
-import type { PendingFault } from './faults.ts';
-import { verificationFailure } from './journal.ts';
-import { countMatching, exchangesJson, exchangesMatching, journalFilter } from './journal-query.ts';
-import { VerificationSchema } from './journal-schemas.ts';
+import { FaultRuleSchema } from '../faults/fault-schemas.ts';
+import { seedSchemaFor } from '../pets/seed-schemas.ts';
+import { ClockChangeSchema, timeAfterAdvance, timeOf } from '../clock/clock-schemas.ts';
+import type { Controls } from '../controls.ts';
+import type { PendingFault } from '../faults/faults.ts';
+import { verificationFailure } from '../journal/journal.ts';
+import { countMatching, exchangesJson, exchangesMatching, journalFilter } from '../journal/journal-query.ts';
+import { VerificationSchema } from '../journal/journal-schemas.ts';
 
 /** What an admin operation gets: the request and its already-read JSON body, if it has one. */
 interface AdminInput {

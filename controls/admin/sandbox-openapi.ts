@@ -1,5 +1,5 @@
 /** The sandboxes' part of the admin document: `/__admin/sandboxes` itself, and every world route again below `/__admin/sandboxes/{id}`. */
-import { jsonContent, type OpenApiObject, ref } from '../src/index.ts';
+import { jsonContent, type OpenApiObject, ref } from '../../src/index.ts';
 import { getAndHead, listOf, operation, options, TOO_MANY_PETS } from './admin-openapi-parts.ts';
 
 const TAG = 'sandboxes';

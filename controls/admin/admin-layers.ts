@@ -1,0 +1,30 @@
+/** The fake backend's layers with the admin API: the set the products with a fake backend over HTTP hand to the composition root. */
+import type { ControlLayers } from '../layers.ts';
+import { manualClock, takeoverClock } from '../clock/clock.ts';
+import { createWorlds, DEFAULT_BOUNDS, withStandingFaults } from '../worlds.ts';
+import { withAdmin } from './admin.ts';
+
+/**
+ * The one set of {@link ControlLayers} with the admin API, for the products with a fake backend:
+ * `createPetStore` (its `admin` option), the test kit, the command, Workers.
+ *
+ * @example
+ * const petstore = toPetStore(compose({ config, standingFaults, layers: controlLayers }), nodeListener);
+ */
+export const controlLayers: ControlLayers = {
+  controlled(config, clock, standingFaults, bounds = config.admin ?? DEFAULT_BOUNDS) {
+    const worlds = createWorlds({
+      config,
+      clock: clock ?? takeoverClock(config.now),
+      // A sandbox's clock is made as the main world's: by hand in the test kit (starting where the main one stands), else real until moved.
+      sandboxClock: clock ? () => manualClock(clock.now()) : () => takeoverClock(config.now),
+      // The test kit's config.now is its manual clock: idleness is real time there.
+      realNow: clock ? Date.now : config.now,
+      standingFaults,
+      bounds,
+    });
+    const { main: controls, sandboxes } = worlds;
+    return { controls, sandboxes, handle: config.admin ? withAdmin(worlds, { ...config, admin: config.admin }) : worlds.handle };
+  },
+  faulty: withStandingFaults,
+};
