@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 /** The petstore-service command: serves the API over Node http, configured by flags and env. */
 import { randomBytes } from 'node:crypto';
-import { compose } from '../compose/compose.ts';
+import { compose, toPetStore, type NodeFront } from '../compose/compose.ts';
 import type { PetStore } from '../compose/handler.ts';
-import { toPetStore, type NodeFront } from '../compose/pet-store.ts';
 import { type FaultRule, controlLayers, generatedPets } from '../controls/index.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { PetStoreWarning, resolveOptions, seedPets, type Pet, type Plan, type Telemetry } from '../src/index.ts';

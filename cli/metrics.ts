@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import type { MetricReader, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import type { NodeFront } from '../compose/pet-store.ts';
+import type { NodeFront } from '../compose/compose.ts';
 import { ApiError, errorReply, wireReply, type Telemetry } from '../src/index.ts';
 import { SCOPE, VERSION } from '../telemetry/scope.ts';
 import { declaresBody, metricsAccess, type MetricsAccessSettings, type ScrapeRuling } from './metrics-access.ts';

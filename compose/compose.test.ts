@@ -3,9 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { controlLayers } from '../controls/index.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { resolveOptions, type Exchange, type PetStoreOptions } from '../src/index.ts';
-import { compose } from './compose.ts';
+import { compose, toPetStore } from './compose.ts';
 import { createPetStore } from './create-pet-store.ts';
-import { toPetStore } from './pet-store.ts';
 
 const KEY = 'hook-key';
 const authed = { authorization: `Bearer ${KEY}` };

@@ -2,9 +2,8 @@
 import { controlLayers } from '../controls/index.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { resolveOptions, type PetStoreOptions } from '../src/index.ts';
-import { compose } from './compose.ts';
+import { compose, toPetStore } from './compose.ts';
 import type { PetStore } from './handler.ts';
-import { toPetStore } from './pet-store.ts';
 
 /**
  * Creates the Pet Store API as one handler. Options are checked now: a bad one throws a `TypeError`.

@@ -10,9 +10,8 @@ import {
   controlLayers,
   type SandboxKeys,
 } from '../controls/index.ts';
-import { compose } from '../compose/compose.ts';
+import { compose, toPetStore } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
-import { toPetStore } from '../compose/pet-store.ts';
 import { nodeListener } from '../hosts/node/listener.ts';
 import { adminBound, apiKeyEntries, assertKnownOptions, PET_STORE_OPTION_NAMES, resolveOptions, type Pet, type PetStoreOptions } from '../src/index.ts';
 

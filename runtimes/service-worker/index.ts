@@ -1,8 +1,7 @@
 /** petstore-service/service-worker: the Pet Store answering fetches inside a service worker, offline. */
 import { takeoverClock, type ManualClock, type Faults, type GenerateOptions, petsToSeed, type SeedInput, workerLayers } from '../../controls/without-admin.ts';
-import { compose } from '../../compose/compose.ts';
+import { compose, toPetStore } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
-import { toPetStore } from '../../compose/pet-store.ts';
 import { adminBound, resolveOptions, type Pet, type PetStoreOptions } from '../../src/index.ts';
 import { idbPetStorage, type IdbPetStorage } from '../../stores/idb/index.ts';
 import { control, type WorkerWorlds } from './controls.ts';

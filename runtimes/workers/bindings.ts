@@ -1,6 +1,5 @@
 /** A Worker's bindings read into what serves its requests: the Pet Store over D1 and Durable Objects, or the fake backend's object; a binding missing or wrong is named. */
-import { compose } from '../../compose/compose.ts';
-import { toPetStore } from '../../compose/pet-store.ts';
+import { compose, toPetStore } from '../../compose/compose.ts';
 import { ADMIN_TOKEN_PATTERN, ADMIN_TOKEN_RULE, parseApiKeys, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { durableObjectLimitStore, type DurableObjectNamespaceLike } from '../../stores/durable-objects/limit-store.ts';
 import type { D1DatabaseLike } from '../../stores/sql/d1-client.ts';

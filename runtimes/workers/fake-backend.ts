@@ -1,7 +1,6 @@
 /** The Durable Object class that serves the Pet Store as a fake backend, admin API on, made from one petStoreWorker's options: one instance for the main world, one per sandbox, each from memory. */
-import { compose } from '../../compose/compose.ts';
+import { compose, toPetStore } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
-import { toPetStore } from '../../compose/pet-store.ts';
 import { controlLayers, newSandboxSchemaFor, type Sandboxes } from '../../controls/index.ts';
 import { parseApiKeys, parseInput, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { readMessage, type SandboxMessage } from './sandbox-messages.ts';
