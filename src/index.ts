@@ -37,7 +37,8 @@ export { NewPetSchema, PetSchema, PetStatusSchema, type NewPet, type Pet, type P
 export type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './storage/pet-storage.ts';
 export type { StoreDatabase } from './storage/database.ts';
 export { READY_TIMEOUT_MS } from './storage/readiness.ts';
-export { firstAfter, liveRecord, memoryPetStorage } from './storage/memory-pet-storage.ts';
+export { liveRecord, memoryPetStorage } from './storage/memory-pet-storage.ts';
+export { firstAfter, petIndex } from './storage/pet-index.ts';
 
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
 export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';

@@ -1,6 +1,7 @@
 /** memoryPetStorage: ids, immutability, pages, and the logarithmic search that starts a page. */
 import { describe, expect, it } from 'vitest';
-import { firstAfter, memoryPetStorage } from './memory-pet-storage.ts';
+import { memoryPetStorage } from './memory-pet-storage.ts';
+import { firstAfter } from './pet-index.ts';
 import type { Pet } from './pet.ts';
 
 /** `pets` ids 1..count, as an array that counts the elements read from it. */

@@ -1,5 +1,6 @@
 /** The default pet storage: pets in memory, with a per-status index so filtered pages cost O(limit). */
-import type { NewPet, Pet, PetStatus } from './pet.ts';
+import type { NewPet, Pet } from './pet.ts';
+import { petIndex } from './pet-index.ts';
 import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } from './pet-storage.ts';
 
 /**
@@ -12,26 +13,19 @@ import type { CreateOnceResult, IdempotencyRecord, PetListQuery, PetStorage } fr
  * const petstore = createPetStore({ storage: memoryPetStorage() });
  */
 export function memoryPetStorage(): PetStorage {
-  // Both arrays stay sorted by id because ids only grow and pets are only appended.
-  const all: Pet[] = [];
-  const byStatus = new Map<PetStatus, Pet[]>();
+  const pets = petIndex();
   // Insertion order is expiry order (one fixed lifetime), so expired keys are swept from the front.
   const idempotency = new Map<string, IdempotencyRecord>();
 
   const store = (newPet: NewPet): Pet => {
-    const pet: Pet = Object.freeze({ id: all.length + 1, ...newPet });
-    all.push(pet);
-    if (pet.status) {
-      const index = byStatus.get(pet.status) ?? [];
-      index.push(pet);
-      byStatus.set(pet.status, index);
-    }
+    const pet: Pet = Object.freeze({ id: pets.all.length + 1, ...newPet });
+    pets.add(pet);
     return pet;
   };
 
   return {
     async count(): Promise<number> {
-      return all.length;
+      return pets.all.length;
     },
     async create(newPet: NewPet): Promise<Pet> {
       return store(newPet);
@@ -45,12 +39,10 @@ export function memoryPetStorage(): PetStorage {
       return { record, created: true };
     },
     async get(id: number): Promise<Pet | undefined> {
-      return all[id - 1];
+      return pets.all[id - 1];
     },
-    async list({ status, after, limit }: PetListQuery): Promise<Pet[]> {
-      const pets = status === undefined ? all : (byStatus.get(status) ?? []);
-      const start = firstAfter(pets, after);
-      return pets.slice(start, start + limit);
+    async list(query: PetListQuery): Promise<Pet[]> {
+      return pets.list(query);
     },
   };
 }
@@ -71,16 +63,4 @@ export function liveRecord(records: Map<string, IdempotencyRecord>, key: string,
   }
   const found = records.get(key);
   return found && found.expiresAt > now ? found : undefined;
-}
-
-/** Binary search: index of the first pet with an id greater than `after`. */
-export function firstAfter(pets: readonly Pet[], after: number): number {
-  let low = 0;
-  let high = pets.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (pets[middle]!.id <= after) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
