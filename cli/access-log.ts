@@ -81,9 +81,9 @@ interface LineSink {
 
 /**
  * How long a line may wait: under load one write then carries hundreds of lines. A write at the
- * end of every event-loop turn (the batch before) carried one to three lines at 10 connections:
- * 4.3–5.4 µs of CPU a line at one line a turn, against 2.9 µs with this writer, the turn's own
- * cost in both (`node bench/log-lines.mjs`); a GET costs ~40 µs. 50 ms still looks live in `tail -f`.
+ * end of every event-loop turn (the batch before) carried one to three lines at 10 connections,
+ * and cost more CPU a line than this writer (`node bench/log-lines.mjs`; BENCHMARKS.md, Findings:
+ * the access log wrote once per event-loop turn). 50 ms still looks live in `tail -f`.
  */
 export const FLUSH_AFTER_MS = 50;
 /** Text that is written at once, whatever the time: a burst never holds more in memory. */

@@ -42,10 +42,10 @@ export const ADMIN_BOUNDS = {
   sandboxes: { min: 1, max: 100_000, default: 1_000 },
   sandboxIdleMinutes: { min: 1, max: 10_080, default: 30 },
   journal: { min: 1, max: 1_000_000, default: 10_000 },
-  // Under the journal-fill attack (test/cli/journal-flood.test.ts) the command peaked at 222 MB of RSS with 16, 253 MB with 32
-  // and 325 MB with 64: V8 lets the heap grow to a multiple of what is live, so the budget's bytes count several times over.
+  // V8 lets the heap grow to a multiple of what is live, so the budget's bytes count several times over in RSS: 16 keeps the
+  // command under the journal-fill attack (test/cli/journal-flood.test.ts) within its bound (BENCHMARKS.md, Findings: the journal's budget).
   journalMiB: { min: 1, max: 1_024, default: 16 },
-  // 250,000 pets are about 33 MB of heap: the command stays under 256 MB of RSS with every world full and the journals too.
+  // The command stays under 256 MB of RSS with every world full and the journals too (BENCHMARKS.md, Findings: the journal's budget).
   pets: { min: 1, max: 10_000_000, default: 250_000 },
 } as const;
 

@@ -2,7 +2,8 @@
 
 /**
  * The longest run of base64 decoded: a credential (`Basic …`, a token's part) is far shorter, and
- * decoding a 64 KiB upload four times cost ~40 ms of a journaled request where the rest costs ~0.1 ms.
+ * decoding a whole upload several times cost a journaled request hundreds of times the rest of its
+ * work (BENCHMARKS.md, Findings: figures moved from the code).
  *
  * @example
  * decodings('A'.repeat(LONGEST_DECODED_RUN + 1)); // []

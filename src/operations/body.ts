@@ -60,7 +60,7 @@ export async function readJson(request: ApiRequest, maxBytes: number, hostBody?:
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw invalidBody(`The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
-  // A reviver call per value made JSON.parse several times slower (bench: the POST row): only a
+  // A reviver call per value made JSON.parse several times slower (BENCHMARKS.md, the POST row): only a
   // text that could spell a forbidden key (literally, or with an escape) is parsed with one.
   if (!MAY_NAME_FORBIDDEN_KEY.test(text)) return parse(text);
   const forbidden: string[] = [];
@@ -113,7 +113,7 @@ function nestingDepth(text: string): number {
 /** `application/json` or any `+json` type, in UTF-8 (the only charset JSON allows, RFC 8259). */
 function isJsonMediaType(header: string | null): boolean {
   if (header === null) return false;
-  // What nearly every client sends, known without splitting (bench: the POST row).
+  // What nearly every client sends, known without splitting (BENCHMARKS.md, the POST row).
   if (header === 'application/json') return true;
   const [essence = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
   if (!/^application\/([a-z0-9.-]+\+)?json$/.test(essence)) return false;

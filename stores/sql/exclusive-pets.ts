@@ -45,8 +45,8 @@ export async function exclusivePetStorage(client: QueryClient, group: () => Grou
   const pets = petIndex();
   const { all } = pets;
   for (let after = 0; ; ) {
-    // A chunk as one JSON text, parsed by JSON.parse: PGlite's row objects took 13.5 s for 10^6
-    // pets (one-off script, this machine), this 2.7 s.
+    // A chunk as one JSON text, parsed by JSON.parse: PGlite's row objects took five times as long
+    // to load (BENCHMARKS.md, Findings: figures moved from the code).
     const [chunk] = await client.exec(
       `SELECT coalesce(json_agg(json_build_array(id, name_json::json, category_id, status) ORDER BY id), '[]')::text AS pets
        FROM (SELECT id, name_json, category_id, status FROM petstore_pets WHERE id > ${integer(after)} ORDER BY id LIMIT ${LOAD_CHUNK}) p`,

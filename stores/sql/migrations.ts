@@ -114,9 +114,9 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     // When a subject's state ends: the latest end of its windows (counters and refusals), and of
     // its ban. Version 1's cleanup found ended subjects by scanning every subject with an anti-join
-    // on its counters, and every caller seen today holds a live day counter: 35-115 ms per take at
-    // 6,784 callers (EXPLAIN ANALYZE), 20,065 rows read per take at 10,000 callers. Indexed, it is
-    // an index range scan: 3 rows read per take at 100 callers and at 20,000
+    // on its counters, and every caller seen today holds a live day counter: it read every subject
+    // per take (BENCHMARKS.md, Findings: figures moved from the code). Indexed, it is an index range
+    // scan reading the same few rows per take at 100 callers and at 20,000
     // (test/sql/pglite-limit-cleanup.test.ts counts them in pg_stat_user_tables and _indexes).
     'ALTER TABLE petstore_limit_subjects ADD COLUMN windows_end bigint NOT NULL DEFAULT 0',
     `UPDATE petstore_limit_subjects s SET windows_end = c.window_end

@@ -30,9 +30,9 @@ const T0 = Date.parse('2026-11-22T10:00:00Z');
 
 /**
  * The flood case's safety net, sized by its work: 60 s plus 100 ms an address, at most 10 minutes.
- * A networked store pays for every call: on local workerd a take on a new Durable Object cost 4.9
- * ms of workerd's CPU, one on an object already made 3 ms (400 calls each), so the default flood's
- * 4,000 calls cost about 16 s of CPU, and ran past 160 s at a load average of 12 to 15 on two cores.
+ * A networked store pays for every call (a take on a new Durable Object costs milliseconds of
+ * workerd's CPU: BENCHMARKS.md, Findings), so the default flood's 4,000 calls take many seconds of
+ * CPU, and minutes of wall time on a busy two-core machine.
  */
 const floodTimeout = (addresses: number) => Math.min(60_000 + 100 * addresses, 600_000);
 const free = { perMinute: 60, perDay: 1000 };
