@@ -106,8 +106,9 @@ Examples:
   # pets and limits in Redis
   REDIS_URL=redis://:secret@cache.internal:6379 petstore-service
 
-Flags show in ps to every user of the machine: give keys and the admin token in
-PETSTORE_API_KEYS and PETSTORE_ADMIN_TOKEN anywhere but your own machine.
+Flags show in ps to every user of the machine: give keys and tokens in
+PETSTORE_API_KEYS, PETSTORE_ADMIN_TOKEN and PETSTORE_METRICS_TOKEN anywhere but your
+own machine.
 
 A store that cannot be reached or opened is named in one line on stderr (host and
 port, never a password), with exit code 2.
