@@ -102,11 +102,33 @@ describe('petstore-service --admin-token: sandboxes', () => {
     expect((await admin('/sandboxes', { method: 'POST', body: '{}' })).status).toBe(201);
   });
 
+  it('answers the pet one past --pets, counted in all worlds together, with a JSON 507 naming the bound, and takes one again once a sandbox is deleted', async () => {
+    const { api, admin } = client(await command(['--pets', '3']));
+    const create = () => api(KEY, '/pets', { method: 'POST', body: JSON.stringify({ name: 'Rex', categoryId: 1 }) });
+    expect([(await create()).status, (await create()).status]).toEqual([201, 201]);
+    const opened = await admin('/sandboxes', { method: 'POST', body: JSON.stringify({ seed: [{ name: 'Tom', categoryId: 2 }] }) });
+    expect(opened.status).toBe(201);
+    const { id } = (await opened.json()) as { id: string };
+
+    const refused = await create();
+    expect([refused.status, refused.headers.get('content-type')]).toEqual([507, 'application/json']);
+    expect(await refused.json()).toEqual({
+      code: 'insufficient_storage',
+      message: expect.stringMatching(/^The fake backend holds at most 3 pets in all its worlds \(--pets/),
+      status: 507,
+    });
+    expect(await (await api(KEY, '/pets')).json()).toHaveLength(2);
+
+    expect((await admin(`/sandboxes/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await create()).status).toBe(201);
+  });
+
   it.each([
     [['--sandboxes', '0'], '--sandboxes must be a whole number from 1 to 100000, got "0"; see --help'],
     [['--sandbox-idle', '1.5'], '--sandbox-idle must be a whole number of minutes from 1 to 10080, got "1.5"; see --help'],
     [['--journal', 'lots'], '--journal must be a whole number from 1 to 1000000, got "lots"; see --help'],
     [['--journal-mib', '2048'], '--journal-mib must be a whole number of MiB from 1 to 1024, got "2048"; see --help'],
+    [['--pets', '0'], '--pets must be a whole number from 1 to 10000000, got "0"; see --help'],
   ])('refuses %j in one line that names the range', async (args, line) => {
     const { code, stderr } = await runCli(['--port', '0', '--admin-token', ADMIN, ...args]).exited;
     expect([code, stderr]).toEqual([2, `petstore-service: ${line}\n`]);
