@@ -22,7 +22,8 @@ const exchange = (n: number, size = 0): RecordedExchange => ({
 async function chunks(stream: ReadableStream<Uint8Array>): Promise<string[]> {
   const texts: string[] = [];
   const decoder = new TextDecoder();
-  for await (const chunk of stream) texts.push(decoder.decode(chunk));
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) texts.push(decoder.decode(read.value));
   return texts;
 }
 

@@ -56,8 +56,9 @@ describe('opening a sandbox', () => {
     let ids = 0;
     // The first two ids drawn are the same: the second sandbox must not take the first one's place.
     vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
-      if (array instanceof Uint8Array && array.length === 12 && ids++ < 2) return array.fill(0) as T;
-      return real(array as Uint8Array) as T;
+      if (array instanceof Uint8Array && array.length === 12 && ids++ < 2) array.fill(0);
+      else real(array as Uint8Array);
+      return array;
     });
     const { sandboxes } = registry();
     const first = sandboxes.open()!;
@@ -133,7 +134,7 @@ describe('the idle timer', () => {
     const unref = vi.fn();
     const set = globalThis.setTimeout;
     vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms: number) =>
-      Object.assign(set(callback, ms), { unref })) as typeof setTimeout);
+      Object.assign(set(callback, ms), { unref })) as unknown as typeof setTimeout);
     const sandboxes = createSandboxes({ config: resolveOptions({}), clock: () => manualClock(), max: 10, idleMs: 60_000, now: Date.now });
     sandboxes.open();
     sandboxes.open();
