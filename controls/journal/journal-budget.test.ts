@@ -22,6 +22,19 @@ const paths = (entries: readonly RecordedExchange[]) => entries.map((entry) => e
 /** What one exchange of this file costs: every path is three characters. */
 const ONE = exchangeBytes(exchange('/a1'));
 
+describe('exchangeBytes of an exchange with every part', () => {
+  it('counts the query, both bodies and the answer headers too, each unit twice', () => {
+    const full: RecordedExchange = {
+      ...exchange('/a1', 5),
+      query: 'q=1',
+      responseBody: 'answer',
+      responseHeaders: { 'content-type': 'text/plain' },
+    };
+    const units = 'GET/a1q=1http://x/a1'.length + 5 + 'answer'.length + '2026-01-01T00:00:00.000Z'.length + 'content-typetext/plain'.length;
+    expect(exchangeBytes(full)).toBe(256 + 2 * units);
+  });
+});
+
 describe('journalBudget and createJournal at their smallest', () => {
   it('takes a budget of 1 byte, which keeps the newest exchange alone', () => {
     const journal = createJournal(10, journalBudget(1));

@@ -58,6 +58,12 @@ describe('a recorded exchange', () => {
     expect(recorded).toMatchObject({ status: 0, responseHeaders: {}, responseBody: '' });
   });
 
+  it('keeps an answered request’s 17th header, past a refused one’s bound', async () => {
+    const recorded = await entry(new Request('http://x/v1/pets', { headers: headers(17, 10) }), new Response(null, { status: 200 }));
+    expect(Object.keys(recorded.requestHeaders)).toHaveLength(17);
+    expect(recorded).not.toHaveProperty('requestHeadersTruncated');
+  });
+
   it('keeps the answered bounds of headers for a reset connection, not a refusal’s', async () => {
     const recorded = await entry(new Request('http://x/v1/pets', { headers: headers(17, 10) }), connectionReset());
     expect(Object.keys(recorded.requestHeaders)).toHaveLength(17);

@@ -48,6 +48,12 @@ describe('exchangesJson', () => {
   });
 });
 
+describe('journalFilter refusing a query', () => {
+  it('says in its message that the query is what was wrong', () => {
+    expect(() => journalFilter(new URLSearchParams('status=abc'))).toThrow(/^Invalid query: status must be a status/);
+  });
+});
+
 describe('journalFilter of an empty query', () => {
   it('asks for nothing: no filter at all, and every exchange is named', () => {
     const filter = journalFilter(new URLSearchParams(''));

@@ -27,6 +27,10 @@ describe('newSandboxSchemaFor', () => {
     }
   });
 
+  it('names a field that is not the seed', () => {
+    expect(refusal({ pets: [] })).toEqual([{ field: 'pets', message: 'is not a field of a new sandbox (only "seed")' }]);
+  });
+
   it('names a pet of the seed that is wrong by its place in the seed', () => {
     expect(refusal({ seed: [{ name: 'Rex', categoryId: 1 }, { name: 'Tom' }] })).toEqual([{ field: 'seed.1.categoryId', message: expect.any(String) }]);
   });
