@@ -25,9 +25,10 @@ function registry(settings: Partial<SandboxSettings> = {}) {
   return { sandboxes, call, advance: (ms: number) => (time += ms), at: () => time };
 }
 
+// The spies first: a spy on the fake setTimeout, restored after the real timers, would put the fake one back for every later file.
 afterEach(() => {
-  vi.useRealTimers();
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 describe('opening a sandbox', () => {
