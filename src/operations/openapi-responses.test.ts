@@ -1,23 +1,27 @@
-/** The shared error responses of the OpenAPI document as the module builds them when it loads: which carry the deprecated route's headers. */
+/** The shared responses and headers of the OpenAPI document as the module builds them when it loads: exactly the reviewed document's. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // Imported as well as loaded anew: Stryker runs the test files that import a mutated module.
 import { DEPRECATION_HEADERS } from './openapi-responses.ts';
 
-describe('the error response components, the module loaded anew', () => {
-  it('gives the 404 and 410, which only GET /pets/{petId} answers, its Deprecation, Sunset and successor Link, and no other status them', async () => {
+/** The reviewed document (test/unit/openapi-snapshot.test.ts holds the served one to it). */
+const reviewed = JSON.parse(readFileSync(new URL('../../test/unit/__snapshots__/openapi.json', import.meta.url), 'utf8'));
+
+/** As the document serializes it: JSON, without what JSON leaves out. */
+const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+describe('the error responses and headers, the module loaded anew', () => {
+  it('builds the components and GET /pets/{petId} errors of the reviewed document, the 404 and 410 with its Deprecation, Sunset and successor Link', async () => {
     // A query of its own is a module of its own: the components are built once per load, and
     // Stryker, running files without isolation, changes the code between runs of one process (a
     // query never used before, so no earlier run's load is reused).
     const url = `./openapi-responses.ts?load=${crypto.randomUUID()}`;
     const fresh: typeof import('./openapi-responses.ts') = await import(/* @vite-ignore */ url);
-    expect(DEPRECATION_HEADERS).toEqual({
-      Deprecation: { $ref: '#/components/headers/Deprecation' },
-      Sunset: { $ref: '#/components/headers/Sunset' },
-      Link: { $ref: '#/components/headers/SuccessorLink' },
-    });
+    expect(json(fresh.RESPONSE_COMPONENTS)).toEqual(reviewed.components.responses);
+    expect(json(fresh.HEADER_COMPONENTS)).toEqual(reviewed.components.headers);
+    expect(json(fresh.DEPRECATION_HEADERS)).toEqual(json(DEPRECATION_HEADERS));
     for (const name of ['NotFound', 'Gone']) expect(fresh.RESPONSE_COMPONENTS[name]?.headers).toMatchObject(DEPRECATION_HEADERS);
-    for (const name of ['BadRequest', 'Unauthorized', 'TooManyRequests', 'OtherClientError']) {
-      expect(Object.keys(fresh.RESPONSE_COMPONENTS[name]?.headers ?? {})).not.toContain('Deprecation');
-    }
+    const { 200: _, ...errors } = reviewed.paths['/pets/{petId}'].get.responses;
+    expect(json(fresh.errorResponses([400, 401, 404, 410, 429, 500, 503, '4XX', '5XX'], fresh.DEPRECATION_HEADERS))).toEqual(errors);
   });
 });
