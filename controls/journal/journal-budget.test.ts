@@ -1,22 +1,11 @@
 /** The journals' budget at its edges: the smallest budget and journal, a world's count dropping an exchange from the middle of the budget's list, and a budget not made for journals. */
 import { describe, expect, it } from 'vitest';
+import { journalEntry } from '../../test/helpers/journal-entry.ts';
 import type { RecordedExchange } from './journal.ts';
 import { createJournal, exchangeBytes, type JournalBudget, journalBudget } from './journal-memory.ts';
 
 /** An exchange of `path`, its body `size` characters. */
-const exchange = (path: string, size = 0): RecordedExchange => ({
-  method: 'GET',
-  path,
-  query: '',
-  url: `http://x${path}`,
-  requestHeaders: {},
-  requestBody: 'x'.repeat(size),
-  status: 200,
-  responseHeaders: {},
-  responseBody: '',
-  ms: 0,
-  time: '2026-01-01T00:00:00.000Z',
-});
+const exchange = (path: string, size = 0): RecordedExchange => journalEntry({ path, requestBody: 'x'.repeat(size) });
 
 const paths = (entries: readonly RecordedExchange[]) => entries.map((entry) => entry.path);
 /** What one exchange of this file costs: every path is three characters. */

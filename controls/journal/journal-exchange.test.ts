@@ -1,5 +1,6 @@
 /** One journal entry as a user reads it: what an exchange records of a request and its answer, the header bounds to the unit, and the checks made on the journal. */
 import { describe, expect, it } from 'vitest';
+import { journalEntry } from '../../test/helpers/journal-entry.ts';
 import { connectionReset } from '../../src/index.ts';
 import { redactSecrets } from '../secrets/redaction.ts';
 import { HEADER_BOUNDS, matching, recordedExchange, verificationFailure, type RecordedExchange } from './journal.ts';
@@ -20,19 +21,7 @@ function headers(count: number, value: number): Record<string, string> {
 }
 
 /** An exchange with what a check reads. */
-const exchange = (method: string, path: string, status: number, query = ''): RecordedExchange => ({
-  method,
-  path,
-  query,
-  url: `http://x${path}`,
-  requestHeaders: {},
-  requestBody: '',
-  status,
-  responseHeaders: {},
-  responseBody: '',
-  ms: 0,
-  time: '2026-01-01T00:00:00.000Z',
-});
+const exchange = (method: string, path: string, status: number, query = ''): RecordedExchange => journalEntry({ method, path, status, query });
 
 describe('a recorded exchange', () => {
   it('records the answer status, its headers lower-cased and redacted, its body, the ms to two places and the store time', async () => {

@@ -1,23 +1,12 @@
 /** Journal queries: the filters a query string asks for, the exchanges and the count they name, and the 400 of a filter that cannot be. */
 import { describe, expect, it } from 'vitest';
+import { journalEntry } from '../../test/helpers/journal-entry.ts';
 import { ApiError } from '../../src/index.ts';
 import type { RecordedExchange } from './journal.ts';
 import { countMatching, exchangesMatching, journalFilter } from './journal-query.ts';
 
 /** An exchange with what a filter reads. */
-const exchange = (method: string, path: string, status: number, time: string): RecordedExchange => ({
-  method,
-  path,
-  query: '',
-  url: `http://x${path}`,
-  requestHeaders: {},
-  requestBody: '',
-  status,
-  responseHeaders: {},
-  responseBody: '',
-  ms: 0,
-  time,
-});
+const exchange = (method: string, path: string, status: number, time: string): RecordedExchange => journalEntry({ method, path, status, time });
 
 const JOURNAL = [
   exchange('GET', '/v1/pets', 200, '2026-01-01T00:00:00.000Z'),

@@ -1,22 +1,11 @@
 /** What `GET /__admin/requests` sends: the journal as one JSON array streamed in chunks, whatever its length, and the filter an empty query asks for. */
 import { describe, expect, it } from 'vitest';
+import { journalEntry } from '../../test/helpers/journal-entry.ts';
 import type { RecordedExchange } from './journal.ts';
 import { exchangesJson, exchangesMatching, journalFilter } from './journal-query.ts';
 
 /** Exchange number `n`, its body `size` characters. */
-const exchange = (n: number, size = 0): RecordedExchange => ({
-  method: 'GET',
-  path: `/v1/pets/${n}`,
-  query: '',
-  url: `http://x/v1/pets/${n}`,
-  requestHeaders: {},
-  requestBody: 'x'.repeat(size),
-  status: 200,
-  responseHeaders: {},
-  responseBody: '',
-  ms: 0,
-  time: '2026-01-01T00:00:00.000Z',
-});
+const exchange = (n: number, size = 0): RecordedExchange => journalEntry({ path: `/v1/pets/${n}`, requestBody: 'x'.repeat(size) });
 
 /** Every chunk `stream` gives, as text. */
 async function chunks(stream: ReadableStream<Uint8Array>): Promise<string[]> {

@@ -1,5 +1,6 @@
 /** The journal: the newest exchanges, bodies kept to the body limit and never read past it (a refusal's never read), headers bounded, every secret redacted, and verify's message. */
 import { describe, expect, it } from 'vitest';
+import { journalEntry } from '../../test/helpers/journal-entry.ts';
 import { IN_PROCESS, resolveOptions } from '../../src/index.ts';
 import { manualClock } from '../clock/clock.ts';
 import { createControls } from '../controls.ts';
@@ -22,19 +23,7 @@ function controlsWith(settings: { maxBodyBytes?: number; journalSize?: number } 
 }
 
 /** An exchange of the journal with only what these tests look at. */
-const exchange = (method: string, path: string, status: number): RecordedExchange => ({
-  method,
-  path,
-  query: '',
-  url: `http://x${path}`,
-  requestHeaders: {},
-  requestBody: '',
-  status,
-  responseHeaders: {},
-  responseBody: '',
-  ms: 0,
-  time: '2026-01-01T00:00:00.000Z',
-});
+const exchange = (method: string, path: string, status: number): RecordedExchange => journalEntry({ method, path, status });
 
 /** A body that streams `chunks` chunks of `size` bytes as they are asked for, and counts how many were asked for. */
 function countedBody(chunks: number, size: number) {
