@@ -13,6 +13,10 @@ export default {
   // covering tests changed since. `--force` runs every mutant again.
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
+  // Stryker copies the checkout into a sandbox and reads no .gitignore: another run's sandbox
+  // (`--tempDirName .stryker-tmp-<name>`, for runs side by side) would be copied too, and fail the
+  // copy when it changes under it.
+  ignorePatterns: ['/.stryker-tmp-*', '/test-results'],
   // A static mutant (a module-level value: the OpenAPI document's parts, the schemas) runs every
   // test after reloading every module: in src/operations 29% of the mutants took 68% of the time.
   // `npm run test:mutation -- --ignoreStatic false` tests them too.
