@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // Imported as well as loaded anew: Stryker runs the test files that import a mutated module.
-import { DEPRECATION_HEADERS } from './openapi-responses.ts';
+import { DEPRECATION_HEADERS } from '../../src/operations/openapi-responses.ts';
 
-/** The reviewed document (test/unit/openapi-snapshot.test.ts holds the served one to it). */
-const reviewed = JSON.parse(readFileSync(new URL('../../test/unit/__snapshots__/openapi.json', import.meta.url), 'utf8'));
+/** The reviewed document (openapi-snapshot.test.ts holds the served one to it). Here, not beside the module: src/ reads no node: module, its tests included (runtime-neutral.test.ts). */
+const reviewed = JSON.parse(readFileSync(new URL('./__snapshots__/openapi.json', import.meta.url), 'utf8'));
 
 /** As the document serializes it: JSON, without what JSON leaves out. */
 const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
@@ -15,8 +15,8 @@ describe('the error responses and headers, the module loaded anew', () => {
     // A query of its own is a module of its own: the components are built once per load, and
     // Stryker, running files without isolation, changes the code between runs of one process (a
     // query never used before, so no earlier run's load is reused).
-    const url = `./openapi-responses.ts?load=${crypto.randomUUID()}`;
-    const fresh: typeof import('./openapi-responses.ts') = await import(/* @vite-ignore */ url);
+    const url = `../../src/operations/openapi-responses.ts?load=${crypto.randomUUID()}`;
+    const fresh: typeof import('../../src/operations/openapi-responses.ts') = await import(/* @vite-ignore */ url);
     expect(json(fresh.RESPONSE_COMPONENTS)).toEqual(reviewed.components.responses);
     expect(json(fresh.HEADER_COMPONENTS)).toEqual(reviewed.components.headers);
     expect(json(fresh.DEPRECATION_HEADERS)).toEqual(json(DEPRECATION_HEADERS));
