@@ -1,7 +1,7 @@
-/** GET /pets refusing its query: the same parameters get the same 400 every time, and other parameters their own, however they read alike. */
+/** GET /pets refusing its query: the same parameters get the same 400 every time, and other parameters their own, however they read alike; which refusals it keeps, and when it forgets them. */
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../response/api-error.ts';
-import { wireReply } from '../response/reply.ts';
+import { type Reply, wireReply } from '../response/reply.ts';
 import { memoryPetStorage } from '../storage/memory-pet-storage.ts';
 import { listPets } from './list-pets.ts';
 
@@ -18,12 +18,14 @@ function storeSettings() {
 }
 const settings = storeSettings();
 
-/** GET /v1/pets?{query} asked of a store, as it goes on the wire. */
-async function ask(query: string, store = settings) {
+/** GET /v1/pets?{query} asked of a store: the reply as the operation hands it to the host. */
+async function replyTo(query: string, store = settings): Promise<Reply> {
   const request = new Request(`http://localhost/v1/pets?${query}`);
-  const context = { request, body: undefined, query: new URLSearchParams(query), base: '/v1', params: {}, settings: store, keyId: 'k' };
-  return wireReply(await listPets(context));
+  return listPets({ request, body: undefined, query: new URLSearchParams(query), base: '/v1', params: {}, settings: store, keyId: 'k' });
 }
+
+/** GET /v1/pets?{query} asked of a store, as it goes on the wire. */
+const ask = async (query: string, store = settings) => wireReply(await replyTo(query, store));
 
 /** The status and body a client reads. */
 async function answer(query: string, store: ReturnType<typeof storeSettings>) {
@@ -89,5 +91,68 @@ describe('listPets after refusing a query', () => {
     expect(refused.status).toBe(400);
     expect(refused).not.toEqual(alone);
     expect(await answer(then, store)).toEqual(alone);
+  });
+});
+
+/**
+ * GET /v1/pets?{query}, the reply as the operation hands it to the host. A kept refusal is
+ * answered with the reply made when it was first refused, the very object: a refusal checked anew
+ * is a new one. That is how these tests tell what was kept, since both read the same on the wire.
+ */
+async function refusedReply(query: string, store: ReturnType<typeof storeSettings>): Promise<Reply> {
+  const reply = await replyTo(query, store);
+  expect(reply.status).toBe(400);
+  return reply;
+}
+
+/**
+ * Queries whose parameters make a key of `chars` characters (the key spells each parameter's
+ * length and text, a missing one as `-1:`), the one parameter given `n` characters long: 256 is
+ * the longest kept. Each is refused: no limit, status or cursor is that long.
+ */
+const cursorOnly = (chars: number) => `cursor=${'A'.repeat(chars - 10)}`;
+const statusOnly = (chars: number) => `status=${'x'.repeat(chars - 10)}`;
+const limitOnly = (chars: number) => `limit=${'1'.repeat(chars - 10)}`;
+
+describe('listPets answering a refused query again', () => {
+  it('answers the same refused query with the reply it made the first time', async () => {
+    const store = storeSettings();
+    const first = await refusedReply('limit=0', store);
+    expect(await refusedReply('limit=0', store)).toBe(first);
+    expect(await refusedReply('status=lost', store)).not.toBe(first);
+    expect(await refusedReply('limit=0', store)).toBe(first);
+  });
+
+  it('keeps each store its own refusals: another store checks the same query itself', async () => {
+    const [one, other] = [storeSettings(), storeSettings()];
+    const first = await refusedReply('limit=0', one);
+    expect(await refusedReply('limit=0', other)).not.toBe(first);
+    expect(await refusedReply('limit=0', one)).toBe(first);
+  });
+
+  it.each([
+    ['a cursor alone', cursorOnly],
+    ['a status alone', statusOnly],
+    ['a limit alone', limitOnly],
+  ])('keeps the refusal of %s up to 256 characters of parameters, and checks one character more anew each time', async (_, query) => {
+    const store = storeSettings();
+    const longest = await refusedReply(query(256), store);
+    expect(await refusedReply(query(256), store)).toBe(longest);
+    const over = await refusedReply(query(257), store);
+    expect(await refusedReply(query(257), store)).not.toBe(over);
+    expect(await refusedReply(query(257), store)).toEqual(over);
+  });
+
+  it('forgets every kept refusal when a 65th is refused, and not before, a query too long to keep not counted', async () => {
+    const store = storeSettings();
+    const first = await refusedReply('limit=x1', store);
+    await refusedReply(cursorOnly(300), store);
+    for (let i = 2; i <= 64; i++) await refusedReply(`limit=x${i}`, store);
+    expect(await refusedReply('limit=x1', store)).toBe(first);
+    const last = await refusedReply('limit=x65', store);
+    const again = await refusedReply('limit=x1', store);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(await refusedReply('limit=x65', store)).toBe(last);
   });
 });
