@@ -3,6 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError, SERVER_METHODS } from '../../src/index.ts';
+import { closeInStages, endInStages } from './staged-close.ts';
 
 /** Node's error codes for unparseable or overlong requests, and what the client is told. */
 function errorFor(code: string | undefined): ApiError {
@@ -72,7 +73,9 @@ interface Connection {
  * errors, header and request deadlines, oversized headers (400, 408, 431), CONNECT (405) and an
  * `Expect` other than `100-continue` (417). Each gets a JSON Error body with `Connection: close`,
  * sent only after every response already owed on that connection, pipelined ones included; then
- * the connection closes. Call it once per server, right after creating it; `serve()` does. It speaks
+ * the connection closes, in stages: what the client still sends is read and dropped for up to
+ * 2 s, so a client uploading when refused reads its answer rather than a TCP reset. Every other
+ * answer with `Connection: close` (a 413 to an oversized body) closes its connection the same way. Call it once per server, right after creating it; `serve()` does. It speaks
  * for the whole server, so use it where the Pet Store is all the server serves, and create the
  * server with `requireHostHeader: false` so a request without Host gets the handler's JSON 400.
  *
@@ -85,6 +88,7 @@ interface Connection {
  * server.listen(8080);
  */
 export function answerClientErrors(server: Server): void {
+  closeInStages(server);
   const connections = new WeakMap<Duplex, Connection>();
   const connectionOf = (socket: Duplex) => {
     let connection = connections.get(socket);
@@ -143,7 +147,7 @@ export function answerClientErrors(server: Server): void {
       const answered = connection.preface === 'answered';
       connection.preface = 'deferred';
       socket.pause();
-      afterOpenResponses(socket, () => endWith(socket, answered ? '' : errorResponseBytes(http2Preface())));
+      afterOpenResponses(socket, () => endInStages(socket, answered ? '' : errorResponseBytes(http2Preface())));
       return socket;
     };
   });
@@ -156,7 +160,7 @@ export function answerClientErrors(server: Server): void {
   // Without a 'connect' listener Node drops the socket unanswered. It also leaves it without an error listener.
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
-    afterOpenResponses(socket, () => endWith(socket, errorResponseBytes(notAProxy())));
+    afterOpenResponses(socket, () => endInStages(socket, errorResponseBytes(notAProxy())));
   });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -170,12 +174,12 @@ export function answerClientErrors(server: Server): void {
     const last = known && stillOpen(known).at(-1);
     if (!last || last.req.complete) {
       // A malformed request after complete ones: their answers first, then ours for the rest.
-      afterOpenResponses(socket, () => endWith(socket, errorResponseBytes(apiError)));
+      afterOpenResponses(socket, () => endInStages(socket, errorResponseBytes(apiError)));
       return;
     }
     // The failing request is the one the handler has (its body broke off or is too slow): answer it in place.
     if (!last.headersSent) answerWith(last, apiError);
-    afterOpenResponses(socket, () => endWith(socket));
+    afterOpenResponses(socket, () => endInStages(socket));
     // The handler still waits for the body; fail its read (it then answers a 400 that goes nowhere).
     socket.once('close', () => {
       if (!last.req.complete) last.req.destroy(new Error('The connection closed before the request body was complete.'));
@@ -193,10 +197,4 @@ function answerWith(response: ServerResponse, error: ApiError): void {
   const { headers, body } = errorParts(error);
   response.shouldKeepAlive = false;
   response.writeHead(error.status, headers).end(body);
-}
-
-/** Writes the last bytes and closes, even if the peer keeps sending (as a slow client does). */
-function endWith(socket: Duplex, bytes = ''): void {
-  if (socket.writable) socket.end(bytes, () => socket.destroy());
-  else if (!socket.writableEnded) socket.destroy();
 }

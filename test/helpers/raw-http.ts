@@ -27,10 +27,13 @@ export interface RawConnection {
   untilClosed(): Promise<RawResponse[]>;
 }
 
-/** Opens a raw connection to the host and port of `url`. */
-export async function rawConnect(url: string): Promise<RawConnection> {
+/**
+ * Opens a raw connection to the host and port of `url`. With `allowHalfOpen`, it keeps its sending
+ * side open after the server's FIN, as a client still uploading does; without, it closes it then.
+ */
+export async function rawConnect(url: string, { allowHalfOpen = false } = {}): Promise<RawConnection> {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, allowHalfOpen });
   socket.on('error', () => {}); // writes after the server hung up fail with EPIPE or ECONNRESET; that is the point
   await new Promise((resolve) => socket.once('connect', resolve));
   const chunks: Buffer[] = [];

@@ -10,8 +10,8 @@ async function sendEndlessBody(url: string, head: string, chunked: boolean) {
   const chunk = 'x'.repeat(64 * 1024);
   let written = 0;
   const pump = setInterval(() => {
-    // Stops once answered, as a client does: bytes sent on past the answer meet the server's close
-    // with a TCP reset, which may discard the answer before it is read (docs/security.md, Caps).
+    // Stops once answered, as a client does; the server reads and drops what is still in flight
+    // while it closes (test/http/staged-close.test.ts), so no TCP reset races the answer.
     if (connection.received() !== '') return clearInterval(pump);
     connection.write(chunked ? `${chunk.length.toString(16)}\r\n${chunk}\r\n` : chunk);
     written += chunk.length;
