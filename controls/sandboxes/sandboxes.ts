@@ -1,15 +1,22 @@
-/** Sandboxes: whole fake worlds inside one server (pets, quotas, clock, faults, journal), each chosen by its own API keys. */
-import { bearerToken, type Handle, type Plan, type ResolvedOptions } from '../../src/index.ts';
+/** Sandboxes: whole fake worlds inside one server (pets, quotas, clock, faults, journal), each chosen by its own API keys or by its selector. */
+import { ApiError, bearerToken, errorReply, render, type Handle, type Plan, type ResolvedOptions } from '../../src/index.ts';
 import type { ManualClock } from '../clock/clock.ts';
 import { createControls, type Controls } from '../controls.ts';
 import type { JournalBudget } from '../journal/journal-memory.ts';
 import type { PetBudget } from '../pets/pet-budget.ts';
-import { newSandboxId, newSandboxKeys, SANDBOX_PLANS, sandboxIdOf, type SandboxKeys } from '../secrets/sandbox-keys.ts';
+import { newSandboxId, newSandboxKeys, newSandboxSelector, SANDBOX_PLANS, sandboxIdOf, type SandboxKeys } from '../secrets/sandbox-keys.ts';
+import { selectorOf } from './sandbox-selector.ts';
 
-/** One sandbox: its id, its keys and the controls over its world. */
+/** One sandbox: its id, its keys, its selector and the controls over its world. */
 export interface Sandbox {
   readonly id: string;
   readonly keys: SandboxKeys;
+  /**
+   * A secret (newSandboxSelector, sandbox-keys.ts) that sends a request to this sandbox, in a
+   * `Petstore-Sandbox` header or as the `petstore.sandbox` member of `baggage`, whichever key of the
+   * main world or of this sandbox it carries.
+   */
+  readonly selector: string;
   readonly controls: Controls;
   /** When it was opened, epoch ms of the real clock. */
   readonly createdAt: number;
@@ -51,7 +58,7 @@ export interface Sandboxes {
    * (the Workers fake backend's main object makes them; the sandbox's own object holds its world),
    * it opens that one, replacing a sandbox of the same id.
    */
-  open(given?: { readonly id: string; readonly keys: SandboxKeys }): Sandbox | undefined;
+  open(given?: { readonly id: string; readonly keys: SandboxKeys; readonly selector?: string }): Sandbox | undefined;
   /** The sandbox `id`, marked as used, or `undefined` (never opened, deleted or idle too long). */
   get(id: string): Sandbox | undefined;
   /**
@@ -63,11 +70,33 @@ export interface Sandboxes {
   list(): Sandbox[];
   /** Ends the sandbox's held requests with a 503 and forgets it; `false` if there was none. */
   delete(id: string): boolean;
-  /** `handle` for the requests of no sandbox; each sandbox's own for a request carrying one of its keys. */
+  /**
+   * `handle` for the requests of no sandbox; each sandbox's own for a request carrying its selector
+   * (then with a main-world key or one of its own: a key of another sandbox is a 409
+   * `sandbox_conflict`, a selector of no open sandbox a 404) or, with none, one of its keys.
+   */
   route(handle: Handle): Handle;
   readonly max: number;
   readonly size: number;
 }
+
+/** A selector of no open sandbox: never the main world's answer, which would mix the worlds a test keeps apart. */
+const NO_SUCH_SELECTOR = new ApiError({
+  status: 404,
+  code: 'not_found',
+  message:
+    'No open sandbox has this selector (Petstore-Sandbox, or petstore.sandbox in baggage): it was deleted, idle too long, or never opened; ' +
+    'POST /__admin/sandboxes opens one.',
+});
+
+/** A key of one sandbox sent with the selector of another: which world was meant cannot be told. */
+const CONFLICT = new ApiError({
+  status: 409,
+  code: 'sandbox_conflict',
+  message:
+    'The request carries a key of one sandbox and the selector of another (Petstore-Sandbox, or petstore.sandbox in baggage): ' +
+    'send that sandbox\u2019s key, a key of the main world, or no selector.',
+});
 
 interface Entry {
   readonly sandbox: Omit<Sandbox, 'lastUsedAt'>;
@@ -85,6 +114,8 @@ interface Entry {
 export function createSandboxes({ config, clock, max, idleMs, now, journalSize, journalBudget, petBudget }: SandboxSettings): Sandboxes {
   // Least recently used first: a use moves an entry to the end, so the idle ones are always at the front.
   const entries = new Map<string, Entry>();
+  /** Each open sandbox's id by its selector. */
+  const bySelector = new Map<string, string>();
   const mainKeys = [...config.apiKeys.keys()];
   const seen = (entry: Entry): Sandbox => ({ ...entry.sandbox, lastUsedAt: entry.lastUsedAt });
 
@@ -92,6 +123,7 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
     const entry = entries.get(id);
     if (!entry) return false;
     entries.delete(id);
+    bySelector.delete(entry.sandbox.selector);
     entry.sandbox.controls.reset();
     return true;
   };
@@ -143,9 +175,13 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
       let id = given?.id ?? newSandboxId();
       while (!given && entries.has(id)) id = newSandboxId();
       const keys = given?.keys ?? newSandboxKeys(id);
+      let selector = given?.selector ?? newSandboxSelector();
+      while (bySelector.has(selector)) selector = newSandboxSelector();
       const plans = new Map<string, Plan>(SANDBOX_PLANS.map((plan) => [keys[plan], plan]));
       const controls = createControls({
-        config: { ...config, apiKeys: plans },
+        // The main world's keys too, on their plans: a request with the selector may carry one,
+        // and only such a request reaches the sandbox with it. Counted here, never in the main world.
+        config: { ...config, apiKeys: new Map([...config.apiKeys, ...plans]) },
         // The main world's keys are secrets here too: a client may send one to a sandbox.
         secrets: mainKeys,
         clock: clock(),
@@ -153,8 +189,9 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
         ...(journalBudget && { journalBudget }),
         ...(petBudget && { petBudget }),
       });
-      const entry: Entry = { sandbox: { id, keys, controls, createdAt: now() }, plans, lastUsedAt: now() };
+      const entry: Entry = { sandbox: { id, keys, selector, controls, createdAt: now() }, plans, lastUsedAt: now() };
       entries.set(id, entry);
+      bySelector.set(selector, id);
       if (timer === undefined) schedule();
       return seen(entry);
     },
@@ -174,6 +211,21 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
     route: (handle) => (request, host, injected) => {
       const key = bearerToken(request.headers.get('authorization'));
       const id = sandboxIdOf(key);
+      const selector = selectorOf(request.headers);
+      if (selector !== undefined) {
+        sweep();
+        const chosen = bySelector.get(selector);
+        const refusal = chosen === undefined ? NO_SUCH_SELECTOR : id !== undefined && id !== chosen ? CONFLICT : undefined;
+        const head = request.method === 'HEAD';
+        if (refusal)
+          return Promise.resolve(
+            render(
+              errorReply(refusal, () => {}),
+              { head, ResponseClass: host.ResponseClass },
+            ),
+          );
+        return use(chosen)!.sandbox.controls.handle(request, host, injected);
+      }
       // Every request sweeps, the main world's too: only the front of the map is looked at, so it is cheap.
       if (id === undefined) sweep();
       // A key shaped like a sandbox's but not one of them (a deleted sandbox's, a guessed secret) is the main world's 401.

@@ -253,3 +253,21 @@ describe('redactSecrets, its patterns made afresh', () => {
     expect(redact('my\\/key-0123')).toBe('my\\/key-0123');
   });
 });
+
+describe('a sandbox selector', () => {
+  const SELECTOR = `pssel_${'Zz9_-'.repeat(6)}qr`;
+
+  it('is redacted by its shape, with no list, as the Petstore-Sandbox value, a baggage member, percent-encoded or in base64', () => {
+    const none = redactSecrets([]);
+    expect(none(SELECTOR)).toBe('[redacted]');
+    expect(none(`userId=7, petstore.sandbox=${SELECTOR};ttl=3`)).toBe('userId=7, petstore.sandbox=[redacted];ttl=3');
+    expect(none(`petstore.sandbox=${encoded(SELECTOR).join('')}`)).toBe('petstore.sandbox=[redacted]');
+    expect(none(`x=${btoa(`petstore.sandbox=${SELECTOR}`)}`)).toBe('x=[redacted]');
+  });
+
+  it('leaves a text only shaped like one (a short secret), and redacts the start of one a cut text ends with', () => {
+    const none = redactSecrets([]);
+    expect(none(SELECTOR.slice(0, -1))).toBe(SELECTOR.slice(0, -1));
+    expect(none.cutShort(`{"s":"${SELECTOR.slice(0, 20)}`)).toBe('{"s":"[redacted]');
+  });
+});

@@ -1,6 +1,6 @@
-/** Secrets out of what is kept: configured keys, sandbox keys (by their shape) and the admin token, however spelled, become `[redacted]` in the journal and the access log. */
+/** Secrets out of what is kept: configured keys, sandbox keys and selectors (by their shape) and the admin token, however spelled, become `[redacted]` in the journal and the access log. */
 import { decodings, lastRun, replaceRuns } from './redaction-base64.ts';
-import { SANDBOX_KEY_PATTERN, SANDBOX_PLANS } from './sandbox-keys.ts';
+import { SANDBOX_KEY_PATTERN, SANDBOX_PLANS, SANDBOX_SELECTOR_PATTERN } from './sandbox-keys.ts';
 
 /**
  * What a secret is replaced with.
@@ -129,6 +129,9 @@ const sandboxKey = (plan: readonly Unit[]): Unit[] => [
   { token: oneOfPattern(SECRET_CHARACTERS), count: 32 },
 ];
 
+/** A sandbox selector as SANDBOX_SELECTOR_PATTERN (sandbox-keys.ts) has it. */
+const SANDBOX_SELECTOR: readonly Unit[] = [...units('pssel_'), { token: oneOfPattern(SECRET_CHARACTERS), count: 32 }];
+
 /** NULs between two characters: a UTF-16 text read as UTF-8 (`m\0y\0-\0k\0…`). */
 const NUL = '\\x00*';
 
@@ -138,18 +141,28 @@ function lazy<T>(make: () => T): () => T {
   return () => (made ??= make());
 }
 
-/** Every sandbox key, in every spelling, without (`''`) or with NULs between characters: a sandbox key is redacted by its shape, with no list of the sandboxes. */
+/**
+ * Every sandbox key and selector, in every spelling, without (`''`) or with NULs between
+ * characters: they are redacted by their shape, with no list of the sandboxes.
+ */
 const SANDBOX_KEYS = new Map(
   ['', NUL].map((gap) => [
     gap,
-    lazy(() => full(sandboxKey([{ token: `(?:${SANDBOX_PLANS.map((plan) => full(units(plan), gap)).join('|')})`, count: 1 }]), gap)),
+    lazy(() => {
+      const plans = `(?:${SANDBOX_PLANS.map((plan) => full(units(plan), gap)).join('|')})`;
+      return `${full(sandboxKey([{ token: plans, count: 1 }]), gap)}|${full(SANDBOX_SELECTOR, gap)}`;
+    }),
   ]),
 );
-/** Any start of a sandbox key, in every spelling, likewise. */
-const SANDBOX_KEY_STARTS = new Map(['', NUL].map((gap) => [gap, lazy(() => SANDBOX_PLANS.map((plan) => prefix(sandboxKey(units(plan)), gap)).join('|'))]));
+/** Any start of a sandbox key or selector, in every spelling, likewise. */
+const SANDBOX_KEY_STARTS = new Map(
+  ['', NUL].map((gap) => [gap, lazy(() => [...SANDBOX_PLANS.map((plan) => prefix(sandboxKey(units(plan)), gap)), prefix(SANDBOX_SELECTOR, gap)].join('|'))]),
+);
 
-/** The shortest text a sandbox key can be: `psbx_`, its id, `_`, the shortest plan, `_`, its 32-character secret. */
-const SHORTEST_SANDBOX_KEY = 5 + 12 + 1 + Math.min(...SANDBOX_PLANS.map((plan) => plan.length)) + 1 + 32;
+/** The shortest text a sandbox key or selector can be: the selector, `pssel_` and its 32-character secret. */
+const SHORTEST_SANDBOX_KEY = 6 + 32;
+/** The length of a sandbox key with a plan three letters longer than the shortest, the longest the tail is searched for. */
+const LONG_SANDBOX_KEY = 5 + 12 + 1 + Math.min(...SANDBOX_PLANS.map((plan) => plan.length)) + 1 + 32 + 3;
 
 /** A spelling cut inside one character: `%`, `%6`, `%25`, `%256`, `\`, `\u00`. */
 const PARTIAL = '(?:%(?:25)*[0-9A-Fa-f]?|\\\\(?:u[0-9A-Fa-f]{0,3})?)?';
@@ -182,9 +195,11 @@ function compile(secrets: readonly string[]): Compiled {
   // Any spelling of a secret is at least as long as the secret (each spelling only lengthens it), so
   // a shorter text holds none: most paths (`/v1/pets`) skip the patterns (BENCHMARKS.md, Findings).
   const shortest = Math.min(SHORTEST_SANDBOX_KEY, ...listed.map((secret) => secret.length));
-  const longest = Math.max(SHORTEST_SANDBOX_KEY + 3, ...listed.map((secret) => secret.length));
+  const longest = Math.max(LONG_SANDBOX_KEY, ...listed.map((secret) => secret.length));
   // Decoded base64 is searched for the secrets as typed only: a literal pattern, far cheaper than every spelling (BENCHMARKS.md, Findings).
-  const typed = new RegExp([...listed.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')), SANDBOX_KEY_PATTERN.source].join('|'));
+  const typed = new RegExp(
+    [...listed.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')), SANDBOX_KEY_PATTERN.source, SANDBOX_SELECTOR_PATTERN.source].join('|'),
+  );
   return {
     shortest,
     plain: pattern(''),

@@ -1,6 +1,6 @@
 /** A sandbox's id and keys: their shape, which names the sandbox and lets any text holding one be redacted, and the id read back from a key, or none. */
 import { describe, expect, it } from 'vitest';
-import { newSandboxId, newSandboxKeys, SANDBOX_PLANS, sandboxIdOf } from './sandbox-keys.ts';
+import { newSandboxId, newSandboxKeys, newSandboxSelector, SANDBOX_PLANS, SANDBOX_SELECTOR_PATTERN, sandboxIdOf } from './sandbox-keys.ts';
 
 describe('newSandboxId and newSandboxKeys', () => {
   it('make a 12-character id of lower-case letters and digits, a new one each time', () => {
@@ -30,5 +30,17 @@ describe('sandboxIdOf', () => {
     expect(sandboxIdOf('my-configured-key-0123')).toBeUndefined();
     expect(sandboxIdOf('psbx_short')).toBeUndefined();
     expect(sandboxIdOf(`psbx_0123456789ab_gold_${'x'.repeat(32)}`)).toBeUndefined();
+  });
+});
+
+describe('newSandboxSelector', () => {
+  it('makes pssel_ and 32 random base64url characters (192 bits), a new one each time, which SANDBOX_SELECTOR_PATTERN finds in a text', () => {
+    const selectors = Array.from({ length: 40 }, newSandboxSelector);
+    for (const selector of selectors) {
+      expect(selector).toMatch(/^pssel_[A-Za-z0-9_-]{32}$/);
+      expect(`baggage: petstore.sandbox=${selector};x=1`.match(SANDBOX_SELECTOR_PATTERN)).toEqual([selector]);
+    }
+    expect(new Set(selectors).size).toBe(40);
+    expect(new Set(selectors.map((selector) => selector.slice(6)).join('')).size).toBe(64);
   });
 });

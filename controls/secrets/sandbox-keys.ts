@@ -1,4 +1,4 @@
-/** A sandbox's id and API keys: random, and shaped so a key names its sandbox and any text holding one can be redacted without a list of them. */
+/** A sandbox's id, API keys and selector: random, and shaped so a key names its sandbox and any text holding a key or a selector can be redacted without a list of them. */
 
 /** The plans a sandbox has a key for. */
 export const SANDBOX_PLANS = ['free', 'pro', 'business'] as const;
@@ -17,6 +17,12 @@ export type SandboxKeys = { readonly [plan in (typeof SANDBOX_PLANS)[number]]: s
  * access log redact what it matches, and the Workers fake backend reads the id to find the sandbox's object.
  */
 export const SANDBOX_KEY_PATTERN = /psbx_[0-9a-z]{12}_(?:free|pro|business)_[A-Za-z0-9_-]{32}/g;
+
+/**
+ * Every sandbox selector, wherever it appears in a text (`pssel_<secret>`): the journal, the access
+ * log and telemetry's path redact what it matches, as they do sandbox keys.
+ */
+export const SANDBOX_SELECTOR_PATTERN = /pssel_[A-Za-z0-9_-]{32}/g;
 
 /** One whole sandbox key, its sandbox's id captured. */
 const SANDBOX_KEY = /^psbx_([0-9a-z]{12})_(?:free|pro|business)_[A-Za-z0-9_-]{32}$/;
@@ -61,4 +67,17 @@ export function newSandboxKeys(id: string): SandboxKeys {
  */
 export function sandboxIdOf(key: string | undefined): string | undefined {
   return key?.startsWith('psbx_') ? SANDBOX_KEY.exec(key)?.[1] : undefined;
+}
+
+/**
+ * A new sandbox selector: `pssel_` and 32 base64url characters, 192 bits from
+ * crypto.getRandomValues, all of them token characters (RFC 9110) and W3C baggage-octets, so it
+ * travels as it is in a `Petstore-Sandbox` header and as the `petstore.sandbox` member of `baggage`.
+ * A secret: whoever holds it reaches the sandbox with a key of the main world.
+ *
+ * @example
+ * const selector = newSandboxSelector(); // 'pssel_Xq3…'
+ */
+export function newSandboxSelector(): string {
+  return `pssel_${randomText(SECRET_ALPHABET, 32)}`;
 }

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'expectation_failed',
   'internal_error',
   'insufficient_storage',
+  'sandbox_conflict',
 ] as const;
 /**
  * A machine-readable error code: what a client branches on.
