@@ -114,3 +114,16 @@ describe('a sandbox over HTTP', () => {
     );
   });
 });
+
+describe('a sandbox over HTTP, picked by its selector', () => {
+  it('has the selector the admin API answered, which sends a main-world request to it', async () => {
+    const petstore = createPetStore({ admin: { token: ADMIN }, apiKeys: { 'main-key-0123': 'free' } });
+    const sandbox = await openRemoteSandbox({ url: 'http://fake.test/v1', adminToken: ADMIN, fetch: petstore.fetch });
+    expect(sandbox.selector).toMatch(/^pssel_[A-Za-z0-9_-]{32}$/);
+    await sandbox.seed([{ name: 'Rex', categoryId: 1 }]);
+    const response = await petstore.fetch('http://fake.test/v1/pets', {
+      headers: { authorization: 'Bearer main-key-0123', 'petstore-sandbox': sandbox.selector },
+    });
+    expect((await response.json()).map((pet: { name: string }) => pet.name)).toEqual(['Rex']);
+  });
+});

@@ -99,6 +99,8 @@ export interface PetstoreSandbox {
   readonly id: string;
   /** A key per plan: `keys.free` (60 requests a minute), `keys.pro`, `keys.business`. */
   readonly keys: SandboxKeys;
+  /** A secret that sends a request with a main-world key here: `Petstore-Sandbox: <selector>`, or `petstore.sandbox=<selector>` in `baggage`. */
+  readonly selector: string;
   /** The API's base URL, `http://127.0.0.1:8080/v1`: `${petstore.url}/pets`. */
   readonly url: string;
   /** Stores pets (each like a `POST /pets` body) or `{ generate: { count, seed } }` generated ones; resolves to them with their ids. */
@@ -153,7 +155,7 @@ export async function openRemoteSandbox(server: PetstoreServer): Promise<Petstor
   }
   const json = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await (await admin(method, path, body)).json()) as T;
 
-  const { id, keys } = await json<{ id: string; keys: SandboxKeys }>('POST', '/sandboxes', {});
+  const { id, keys, selector } = await json<{ id: string; keys: SandboxKeys; selector: string }>('POST', '/sandboxes', {});
   const own = `/sandboxes/${encodeURIComponent(id)}`;
   const clockTime = async (body?: unknown) => new Date((await json<{ now: string }>(body === undefined ? 'GET' : 'POST', `${own}/clock`, body)).now);
   const requests = () => json<RecordedExchange[]>('GET', `${own}/requests`);
@@ -162,6 +164,7 @@ export async function openRemoteSandbox(server: PetstoreServer): Promise<Petstor
   return {
     id,
     keys,
+    selector,
     url: api,
     seed: (input) => json('POST', `${own}/seed`, input),
     pets: () => json('GET', `${own}/pets`),

@@ -104,6 +104,11 @@ export interface TestSandbox extends WorldControls {
   readonly id: string;
   /** A key per plan: `keys.free`, `keys.pro`, `keys.business`. */
   readonly keys: SandboxKeys;
+  /**
+   * A secret that sends a request to this sandbox with a key of the store's own (`Petstore-Sandbox:
+   * <selector>`, or `petstore.sandbox=<selector>` in `baggage`): `pssel_` and 32 random characters.
+   */
+  readonly selector: string;
   /** Ends its held requests with a 503 and deletes it: its keys get 401 from then on. */
   delete(): Promise<void>;
   /** `delete()`, for `await using`. */
@@ -167,13 +172,14 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   const sandbox = async ({ seed }: { readonly seed?: SeedInput } = {}): Promise<TestSandbox> => {
     const opened = sandboxes.open();
     if (!opened) throw new Error(`sandbox: ${sandboxes.max} sandboxes are open, the most at once (the sandboxes option); delete one first`);
-    const { id, keys, controls } = opened;
+    const { id, keys, selector, controls } = opened;
     controls.useRandomSeed(randomSeed);
     if (seed !== undefined) await controls.seed(seed);
     const remove = async () => void sandboxes.delete(id);
     return Object.defineProperties(worldControls(controls), {
       id: { value: id, enumerable: true },
       keys: { value: keys, enumerable: true },
+      selector: { value: selector, enumerable: true },
       delete: { value: remove },
       [Symbol.asyncDispose]: { value: remove },
     }) as TestSandbox;

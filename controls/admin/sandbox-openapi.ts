@@ -43,10 +43,10 @@ function sandboxesThemselves(): OpenApiObject {
     tag: TAG,
     summary: 'Open a sandbox.',
     description:
-      'A world of its own: pets and ids from 1, quotas and bans, idempotency keys, clock, faults and journal. A request carrying one of its keys ' +
-      'lives in it; the main world is untouched. No body (or `{}`) opens it empty.',
+      'A world of its own: pets and ids from 1, quotas and bans, idempotency keys, clock, faults and journal. A request carrying one of its keys, ' +
+      'or its selector with a key of the main world, lives in it; the main world is untouched. No body (or `{}`) opens it empty.',
     body: { schema: ref('schemas', 'NewSandbox'), description: '{} or {"seed": …}.' },
-    success: [201, 'Its id and keys.', ref('schemas', 'OpenedSandbox')],
+    success: [201, 'Its id, keys and selector.', ref('schemas', 'OpenedSandbox')],
   });
   const created = (opened.responses as OpenApiObject)[201] as OpenApiObject;
   const location = { description: 'The new sandbox: /__admin/sandboxes/{id}, under the mount path.', required: true, schema: { type: 'string' } };
@@ -74,7 +74,7 @@ function sandboxesThemselves(): OpenApiObject {
             operationId: 'getSandbox',
             tag: TAG,
             summary: 'One sandbox.',
-            description: 'Its keys and times.',
+            description: 'Its keys, selector and times.',
             success: [200, 'The sandbox.', ref('schemas', 'Sandbox')],
           }),
         ).map(([method, op]) => [method, ofOneSandbox(op as OpenApiObject)]),

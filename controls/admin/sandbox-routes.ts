@@ -4,9 +4,9 @@ import type { AdminOperation } from './admin-routes.ts';
 import { newSandboxSchemaFor } from '../sandboxes/sandbox-schemas.ts';
 import type { Sandbox, Sandboxes } from '../sandboxes/sandboxes.ts';
 
-/** A sandbox as the admin API shows it: its id, its keys and its times (real time, ISO). */
-function shown({ id, keys, createdAt, lastUsedAt }: Sandbox) {
-  return { id, keys, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString() };
+/** A sandbox as the admin API shows it: its id, its keys, its selector and its times (real time, ISO). */
+function shown({ id, keys, selector, createdAt, lastUsedAt }: Sandbox) {
+  return { id, keys, selector, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString() };
 }
 
 /**
@@ -61,8 +61,8 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
               throw refusal;
             }
           }
-          const { id, keys } = sandbox;
-          return { status: 201, body: { id, keys }, headers: { Location: `${pathAndQuery(request.url).path}/${id}` } };
+          const { id, keys, selector } = sandbox;
+          return { status: 201, body: { id, keys, selector }, headers: { Location: `${pathAndQuery(request.url).path}/${id}` } };
         },
       },
     },

@@ -42,14 +42,23 @@ const SandboxKeysSchema = v.pipe(
 
 const ID = v.pipe(v.string(), v.regex(/^[0-9a-z]{12}$/), v.description('The sandbox\u2019s id: 12 lower-case letters and digits.'));
 
+const SELECTOR = v.pipe(
+  v.string(),
+  v.regex(/^pssel_[A-Za-z0-9_-]{32}$/),
+  v.description(
+    'A secret that sends a request to the sandbox, with a key of the main world or one of its own: as `Petstore-Sandbox: <selector>`, or as ' +
+      'the `petstore.sandbox` member of a W3C `baggage` header (which OpenTelemetry forwards). `pssel_` and 32 random base64url characters.',
+  ),
+);
+
 /** The answer of `POST /__admin/sandboxes`. */
-export const OpenedSandboxSchema = v.pipe(v.strictObject({ id: ID, keys: SandboxKeysSchema }), v.title('OpenedSandbox'));
+export const OpenedSandboxSchema = v.pipe(v.strictObject({ id: ID, keys: SandboxKeysSchema, selector: SELECTOR }), v.title('OpenedSandbox'));
 
 const REAL_TIME = v.pipe(v.string(), v.description('Real time (not a world\u2019s clock), as an ISO 8601 date.'));
 
 /** An item of `GET /__admin/sandboxes`, and the answer of `GET /__admin/sandboxes/{id}`. */
 export const SandboxSchema = v.pipe(
-  v.strictObject({ id: ID, keys: SandboxKeysSchema, createdAt: REAL_TIME, lastUsedAt: REAL_TIME }),
+  v.strictObject({ id: ID, keys: SandboxKeysSchema, selector: SELECTOR, createdAt: REAL_TIME, lastUsedAt: REAL_TIME }),
   v.title('Sandbox'),
   v.description('An open sandbox; it is deleted once unused for the idle minutes (--sandbox-idle).'),
 );

@@ -303,3 +303,25 @@ describe('verification', () => {
     expect(() => store.assertNoPendingFaults()).not.toThrow();
   });
 });
+
+describe('a sandbox of the test kit, picked by its selector', () => {
+  it('has a selector, and petstore.fetch with it in Petstore-Sandbox or baggage reaches the sandbox with a main-world key', async () => {
+    const petstore = createTestPetStore();
+    const sandbox = await petstore.sandbox({ seed: [{ name: 'Rex', categoryId: 1 }] });
+    expect(sandbox.selector).toMatch(/^pssel_[A-Za-z0-9_-]{32}$/);
+    const names = async (headers: Record<string, string>) =>
+      (
+        (await (await petstore.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${petstore.keys.free}`, ...headers } })).json()) as {
+          name: string;
+        }[]
+      ).map((pet) => pet.name);
+    expect(await names({ 'petstore-sandbox': sandbox.selector })).toEqual(['Rex']);
+    expect(await names({ baggage: `a=1, petstore.sandbox=${sandbox.selector}` })).toEqual(['Rex']);
+    expect(await names({})).toEqual([]);
+    await sandbox.delete();
+    expect(
+      (await petstore.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${petstore.keys.free}`, 'petstore-sandbox': sandbox.selector } }))
+        .status,
+    ).toBe(404);
+  });
+});

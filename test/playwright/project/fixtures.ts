@@ -27,6 +27,8 @@ function mainWorld(url: string, adminToken: string): PetstoreSandbox {
   return {
     id: 'main',
     keys: { free: process.env.PETSTORE_FREE_KEY!, pro: process.env.PETSTORE_PRO_KEY!, business: process.env.PETSTORE_BUSINESS_KEY! },
+    // No selector: an empty Petstore-Sandbox is none, and a request with none lands in the main world.
+    selector: '',
     url: `${root}/v1`,
     seed: (input) => call('POST', '/seed', input),
     pets: () => call('GET', '/pets'),
