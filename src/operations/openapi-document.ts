@@ -27,6 +27,23 @@ function parametersOf(schema: v.ObjectSchema<v.ObjectEntries, undefined>, place:
   });
 }
 
+/**
+ * The `Petstore-Sandbox` request header, on every operation: a fake backend with the admin API reads
+ * it (the API itself ignores it), so a client generated from the document can send it.
+ */
+const SANDBOX_SELECTOR: OpenApiObject = {
+  name: 'Petstore-Sandbox',
+  in: 'header',
+  required: false,
+  description:
+    'A sandbox\u2019s selector, as `POST /__admin/sandboxes` answered it (or `petstore.sandbox` in `baggage`); a secret. Only a fake backend ' +
+    'with the admin API (sandboxes) reads this.',
+  // The shape controls/secrets/sandbox-keys.ts gives a selector (src/ imports nothing from controls/).
+  schema: pattern('^pssel_[A-Za-z0-9_-]{32}$'),
+};
+/** The reference every operation lists {@link SANDBOX_SELECTOR} by. */
+const SANDBOX_SELECTOR_REF = ref('parameters', 'PetstoreSandbox');
+
 /** What any operation may answer besides its own statuses: a fault, a store down, what node:http refuses first. */
 const ALWAYS: readonly ErrorStatus[] = [400, 429, 500, 503, '4XX', '5XX'];
 /** {@link ALWAYS} with the 401 of an operation that needs a key. */
@@ -52,7 +69,8 @@ function getAndHead(get: GetParts): OpenApiObject {
     description: `Answers exactly as GET does, the same status and headers, with no body. Counted against the quota like a GET.`,
     responses: withoutBodies(get.responses, RESPONSE_COMPONENTS),
   };
-  return { get, head };
+  const parameters = [...(get.parameters ?? []), SANDBOX_SELECTOR_REF];
+  return { get: { ...get, parameters }, head: { ...head, parameters } };
 }
 
 /**
@@ -78,7 +96,7 @@ function options(
   return {
     operationId,
     tags: [tag],
-    ...(parameters && { parameters }),
+    parameters: [...(parameters ?? []), SANDBOX_SELECTOR_REF],
     summary: 'The methods this path answers, in `Allow`.',
     description:
       `204 with \`Allow\` and the quota headers; counted like any request${needsKey ? ', and needs the API key' : ''}. A CORS preflight (\`Origin\` and ` +
@@ -142,7 +160,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
           description:
             'The body is a `NewPet`. Unknown fields are ignored and never stored, but the reserved keys `__proto__`, `constructor` and ' +
             '`prototype` are a 400 anywhere in the body. With an `Idempotency-Key`, a retried create answers the first pet instead of adding another.',
-          parameters: parametersOf(CreateHeadersSchema, 'header'),
+          parameters: [...parametersOf(CreateHeadersSchema, 'header'), SANDBOX_SELECTOR_REF],
           requestBody: { required: true, content: jsonContent(ref('schemas', 'NewPet')) },
           responses: {
             201: response('The pet was stored (or, for a repeated `Idempotency-Key`, had been); the body includes its `id`.', {
@@ -193,6 +211,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
       schemas: withBodyRules(components()),
       responses: RESPONSE_COMPONENTS,
       headers: HEADER_COMPONENTS,
+      parameters: { PetstoreSandbox: SANDBOX_SELECTOR },
     },
   };
 }

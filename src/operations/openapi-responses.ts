@@ -2,6 +2,9 @@
 import { ref } from './json-schema.ts';
 import { headerObject, jsonContent, type OpenApiObject, pattern } from './openapi-parts.ts';
 
+/** Said of every answer to a sandbox selector: without sandboxes, `Petstore-Sandbox` and `baggage` are ignored. */
+const SANDBOXES_ONLY = 'Only a fake backend with the admin API (sandboxes) answers this.';
+
 /**
  * Error responses by status: the component's name, what it means, and whether the request always
  * got through the limits step first (then the quota headers, and the route's own, are always there).
@@ -15,7 +18,12 @@ const ERROR_RESPONSES = {
     false,
   ],
   401: ['Unauthorized', 'Missing, malformed or unknown API key (`unauthorized`).', true],
-  404: ['NotFound', 'No such pet (`not_found`).', true],
+  404: [
+    'NotFound',
+    'No such pet (`not_found`); or, without the deprecation and quota headers, a selector of no open sandbox (only a fake backend with the ' +
+      'admin API (sandboxes) answers this).',
+    false,
+  ],
   410: ['Gone', 'The operation has passed its sunset date (`gone`).', true],
   413: [
     'PayloadTooLarge',
@@ -122,6 +130,15 @@ export const DEPRECATION_HEADERS = { Deprecation: ref('headers', 'Deprecation'),
 /** The statuses only `GET /pets/{petId}` answers: their shared definitions carry its deprecation headers. */
 const DEPRECATED_ONLY: readonly ErrorStatus[] = [404, 410];
 
+/**
+ * The answers a fake backend's sandbox selector gives any operation, before its route and the limits
+ * step (so with none of their headers): by component name, the status and what it means.
+ */
+const SANDBOX_RESPONSES = {
+  NoOpenSandbox: [404, `A selector (\`Petstore-Sandbox\`, or \`petstore.sandbox\` in \`baggage\`) of no open sandbox (\`not_found\`). ${SANDBOXES_ONLY}`],
+  SandboxConflict: [409, `A key of one sandbox with the selector of another (\`sandbox_conflict\`). ${SANDBOXES_ONLY}`],
+} as const;
+
 const REQUIRED_HEADERS: Record<string, OpenApiObject> = {
   'WWW-Authenticate': headerObject(
     'RFC 6750 challenge: `Bearer realm="petstore"`, with `error="invalid_token"` for an unknown key.',
@@ -139,7 +156,7 @@ const ABSENT_WHEN: Record<string, string> = {
   ...Object.fromEntries(
     ['SuccessorLink', 'Deprecation', 'Sunset'].map((name) => [
       name,
-      'Absent on a CORS preflight, and on a request refused before it reached its route (at the edge).',
+      'Absent on a CORS preflight, and on a request refused before it reached its route (at the edge, or by a sandbox selector).',
     ]),
   ),
   ...Object.fromEntries(
@@ -188,7 +205,8 @@ export function response(
 function errorResponseObject(status: ErrorStatus, routeHeaders: OpenApiObject = {}): OpenApiObject {
   const [, description, counted] = ERROR_RESPONSES[status];
   const headers: OpenApiObject = counted ? { ...routeHeaders } : optional(routeHeaders);
-  if (DEPRECATED_ONLY.includes(status)) Object.assign(headers, DEPRECATION_HEADERS);
+  // An answer given before the limits step may come before the route too (the 404 to a sandbox selector): without the route's headers.
+  if (DEPRECATED_ONLY.includes(status)) Object.assign(headers, counted ? DEPRECATION_HEADERS : optional(DEPRECATION_HEADERS));
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
   // Another 4xx may be a 405 (with Allow) to a method the path does not list, or an injected 401 where no operation declares one.
@@ -230,24 +248,31 @@ export const HEADER_COMPONENTS: Record<string, OpenApiObject> = {
  * `components.responses`: every error response, shared by the operations that answer it.
  *
  * @example
- * Object.keys(RESPONSE_COMPONENTS); // ['BadRequest', 'Unauthorized', …, 'OtherClientError', 'OtherServerError']
+ * Object.keys(RESPONSE_COMPONENTS); // ['BadRequest', 'Unauthorized', …, 'OtherServerError', 'NoOpenSandbox', 'SandboxConflict']
  */
-export const RESPONSE_COMPONENTS: Record<string, OpenApiObject> = Object.fromEntries(
-  ERROR_STATUSES.map((status) => [ERROR_RESPONSE_NAMES[status], errorResponseObject(status)]),
-);
+export const RESPONSE_COMPONENTS: Record<string, OpenApiObject> = {
+  ...Object.fromEntries(ERROR_STATUSES.map((status) => [ERROR_RESPONSE_NAMES[status], errorResponseObject(status)])),
+  ...Object.fromEntries(
+    Object.entries(SANDBOX_RESPONSES).map(([name, [, description]]) => [name, response(description, { content: ref('schemas', 'Error'), counted: false })]),
+  ),
+};
 
 /**
  * The error responses of an operation: references to the shared ones, or, for a route with
- * headers of its own (`GET /pets/{petId}`), inline copies carrying them too.
+ * headers of its own (`GET /pets/{petId}`), inline copies carrying them too; and the sandbox
+ * selector's answers, which any operation may give (a 404 of its own covers the selector's too).
  *
  * @example
- * errorResponses([400, 401, 503]); // { 400: { $ref: '#/components/responses/BadRequest' }, … }
+ * errorResponses([400, 401, 503]); // { 400: { $ref: '#/components/responses/BadRequest' }, 404: { $ref: '#/components/responses/NoOpenSandbox' }, … }
  */
 export function errorResponses(statuses: readonly ErrorStatus[], routeHeaders?: OpenApiObject): OpenApiObject {
-  return Object.fromEntries(
-    statuses.map((status) => [
+  return Object.fromEntries([
+    ...Object.entries(SANDBOX_RESPONSES)
+      .filter(([, [status]]) => !statuses.some((listed) => listed === status))
+      .map(([name, [status]]) => [status, ref('responses', name)]),
+    ...statuses.map((status) => [
       status,
       !routeHeaders || DEPRECATED_ONLY.includes(status) ? ref('responses', ERROR_RESPONSE_NAMES[status]) : errorResponseObject(status, routeHeaders),
     ]),
-  );
+  ]);
 }

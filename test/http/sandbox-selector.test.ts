@@ -1,16 +1,39 @@
 /**
  * A sandbox picked per request over real HTTP: the selector POST /__admin/sandboxes answers (each
  * admin answer checked against the admin document), sent as Petstore-Sandbox or in baggage, and what
- * the API answers with it. The API's document does not declare the 404 and 409 yet (#47).
+ * the API answers with it, each API answer checked against the API document the same server serves.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContractChecker, type Exchange } from '../contract/checker.ts';
 import { adminServer } from '../helpers/admin-server.ts';
 import { expectError, KEY, startServer, type TestServer } from '../helpers/server.ts';
 
-/** A server with the admin API on, and `open(seed)` a sandbox opened over HTTP. */
+/** The API answers of this test and the document of the server that gave them, checked after it: a status the document does not declare fails. */
+const answers: { document: Promise<unknown>; exchanges: Exchange[] }[] = [];
+afterEach(async () => {
+  for (const { document, exchanges } of answers.splice(0)) {
+    const check = createContractChecker((await document) as Record<string, unknown>);
+    expect(
+      exchanges.flatMap((exchange) => check(exchange)),
+      'API answers that break the served API document',
+    ).toEqual([]);
+  }
+});
+
+/** A server with the admin API on, its `api` recording each answer for the document check, and `open(seed)` a sandbox opened over HTTP. */
 async function serverWithSandboxes() {
   const server = await adminServer();
   const { admin } = server;
+  const served = server.api;
+  const exchanges: Exchange[] = [];
+  // The document as this server serves it, fetched without a selector: the main world's.
+  answers.push({ document: served('/openapi.json').then((response) => response.json()), exchanges });
+  server.api = async (path: string, init: RequestInit = {}) => {
+    const response = await served(path, init);
+    const body = await response.clone().text();
+    exchanges.push({ method: init.method ?? 'GET', path, status: response.status, headers: response.headers, body });
+    return response;
+  };
   const open = async (seed: unknown[] = []) => {
     const response = await admin('/sandboxes', { method: 'POST', body: JSON.stringify({ seed }) });
     expect(response.status).toBe(201);
@@ -55,6 +78,9 @@ describe('a sandbox selector over HTTP', () => {
       const body = await expectError(await server.api('/pets', { headers }), 404, 'not_found');
       expect(body.message).toMatch(/^No open sandbox has this selector/);
     }
+    // The deprecated GET /pets/{petId} and the public document too: the 404 comes without their headers or the quota's.
+    for (const path of ['/pets/1', '/openapi.json'])
+      await expectError(await server.api(path, { headers: { 'petstore-sandbox': a.selector } }), 404, 'not_found');
     const conflict = await server.api('/pets', {
       method: 'POST',
       headers: { authorization: `Bearer ${b.keys.free}`, 'petstore-sandbox': (await open()).selector },
