@@ -16,6 +16,7 @@ export type { Answered, ObservedRequest, RequestNotes, RequestObservation, Store
 export { badRequest, pathBelowMount, requestTarget } from './edge/target.ts';
 export { pathAndQuery } from './edge/path-and-query.ts';
 export { PROXY_HEADERS, createCallerAddress, type AddressFinder, type ProxyHeader } from './edge/caller-address.ts';
+export { corsHeaders } from './cors/cors.ts';
 export type { ApiRequest, RequestView } from './operations/request.ts';
 
 export { apiKeyEntries, parseApiKeys } from './auth/api-keys.ts';
@@ -41,6 +42,6 @@ export { liveRecord, memoryPetStorage } from './storage/memory-pet-storage.ts';
 export { firstAfter, petIndex } from './storage/pet-index.ts';
 
 export { ApiError, ERROR_CODES, ErrorBodySchema, type ApiErrorOptions, type ErrorBody, type ErrorCode } from './response/api-error.ts';
-export { errorReply, render, utf8Length, wireReply, type Reply } from './response/reply.ts';
+export { errorReply, render, utf8Length, wireReply, withHeaders, type Reply } from './response/reply.ts';
 export { reasonPhrase } from './response/reason.ts';
 export { DOCS_URL, PetStoreWarning, WARNING_CODES, createWarnings, type WarningCode, type Warnings } from './response/warning.ts';

@@ -1,5 +1,5 @@
 /** Sandboxes: whole fake worlds inside one server (pets, quotas, clock, faults, journal), each chosen by its own API keys or by its selector. */
-import { ApiError, bearerToken, errorReply, render, type Handle, type Plan, type ResolvedOptions } from '../../src/index.ts';
+import { ApiError, bearerToken, corsHeaders, errorReply, render, withHeaders, type Handle, type Plan, type ResolvedOptions } from '../../src/index.ts';
 import type { ManualClock } from '../clock/clock.ts';
 import { createControls, type Controls } from '../controls.ts';
 import type { JournalBudget } from '../journal/journal-memory.ts';
@@ -84,18 +84,14 @@ export interface Sandboxes {
 const NO_SUCH_SELECTOR = new ApiError({
   status: 404,
   code: 'not_found',
-  message:
-    'No open sandbox has this selector (Petstore-Sandbox, or petstore.sandbox in baggage): it was deleted, idle too long, or never opened; ' +
-    'POST /__admin/sandboxes opens one.',
+  message: 'No open sandbox has this selector (Petstore-Sandbox or petstore.sandbox in baggage): deleted, idle too long, or never opened.',
 });
 
 /** A key of one sandbox sent with the selector of another: which world was meant cannot be told. */
 const CONFLICT = new ApiError({
   status: 409,
   code: 'sandbox_conflict',
-  message:
-    'The request carries a key of one sandbox and the selector of another (Petstore-Sandbox, or petstore.sandbox in baggage): ' +
-    'send that sandbox\u2019s key, a key of the main world, or no selector.',
+  message: 'A key of one sandbox with the selector of another: send that sandbox\u2019s key, a main-world key, or no selector.',
 });
 
 interface Entry {
@@ -216,14 +212,9 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
         sweep();
         const chosen = bySelector.get(selector);
         const refusal = chosen === undefined ? NO_SUCH_SELECTOR : id !== undefined && id !== chosen ? CONFLICT : undefined;
-        const head = request.method === 'HEAD';
-        if (refusal)
-          return Promise.resolve(
-            render(
-              errorReply(refusal, () => {}),
-              { head, ResponseClass: host.ResponseClass },
-            ),
-          );
+        // Answered here, before any world: with the CORS headers the API would add, so a page reads it.
+        const reply = refusal && withHeaders(errorReply(refusal, () => {}), corsHeaders(request, config.cors));
+        if (reply) return Promise.resolve(render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass }));
         return use(chosen)!.sandbox.controls.handle(request, host, injected);
       }
       // Every request sweeps, the main world's too: only the front of the map is looked at, so it is cheap.

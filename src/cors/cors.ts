@@ -23,7 +23,8 @@ const EXPOSED_HEADERS = [
  */
 const ALLOWED: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+  // Idempotency-Key for a safe retry; Petstore-Sandbox and baggage pick a fake backend's sandbox.
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Petstore-Sandbox, baggage',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(', '),
   'Access-Control-Max-Age': '600',
 };

@@ -35,9 +35,7 @@ const SANDBOX_SELECTOR: OpenApiObject = {
   name: 'Petstore-Sandbox',
   in: 'header',
   required: false,
-  description:
-    'A sandbox\u2019s selector, as `POST /__admin/sandboxes` answered it (or `petstore.sandbox` in `baggage`); a secret. Only a fake backend ' +
-    'with the admin API (sandboxes) reads this.',
+  description: 'A sandbox\u2019s selector (or `petstore.sandbox` in `baggage`), a secret: that sandbox answers. Only a fake backend with sandboxes reads it.',
   // The shape controls/secrets/sandbox-keys.ts gives a selector (src/ imports nothing from controls/).
   schema: pattern('^pssel_[A-Za-z0-9_-]{32}$'),
 };

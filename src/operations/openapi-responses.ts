@@ -3,7 +3,7 @@ import { ref } from './json-schema.ts';
 import { headerObject, jsonContent, type OpenApiObject, pattern } from './openapi-parts.ts';
 
 /** Said of every answer to a sandbox selector: without sandboxes, `Petstore-Sandbox` and `baggage` are ignored. */
-const SANDBOXES_ONLY = 'Only a fake backend with the admin API (sandboxes) answers this.';
+const SANDBOXES_ONLY = 'Only a fake backend with sandboxes answers this.';
 
 /**
  * Error responses by status: the component's name, what it means, and whether the request always
@@ -20,8 +20,7 @@ const ERROR_RESPONSES = {
   401: ['Unauthorized', 'Missing, malformed or unknown API key (`unauthorized`).', true],
   404: [
     'NotFound',
-    'No such pet (`not_found`); or, without the deprecation and quota headers, a selector of no open sandbox (only a fake backend with the ' +
-      'admin API (sandboxes) answers this).',
+    'No such pet (`not_found`); or, without the deprecation and quota headers, a selector of no open sandbox (`NoOpenSandbox`).',
     false,
   ],
   410: ['Gone', 'The operation has passed its sunset date (`gone`).', true],
@@ -135,7 +134,7 @@ const DEPRECATED_ONLY: readonly ErrorStatus[] = [404, 410];
  * step (so with none of their headers): by component name, the status and what it means.
  */
 const SANDBOX_RESPONSES = {
-  NoOpenSandbox: [404, `A selector (\`Petstore-Sandbox\`, or \`petstore.sandbox\` in \`baggage\`) of no open sandbox (\`not_found\`). ${SANDBOXES_ONLY}`],
+  NoOpenSandbox: [404, `A sandbox selector (\`Petstore-Sandbox\`, or \`petstore.sandbox\` in \`baggage\`) of no open sandbox (\`not_found\`). ${SANDBOXES_ONLY}`],
   SandboxConflict: [409, `A key of one sandbox with the selector of another (\`sandbox_conflict\`). ${SANDBOXES_ONLY}`],
 } as const;
 

@@ -37,7 +37,7 @@ afterEach(async () => {
  * const server = await adminServer();
  * await server.admin('/clock', json({ advanceMs: 60_000 }));
  */
-export async function adminServer(options: { maxBodyBytes?: number } = {}) {
+export async function adminServer(options: { maxBodyBytes?: number; cors?: readonly string[] } = {}) {
   const running = await serve({
     port: 0,
     onError: () => {},

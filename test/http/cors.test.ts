@@ -21,7 +21,7 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, Petstore-Sandbox, baggage');
     expect(response.headers.get('access-control-max-age')).toBe('600');
   });
 

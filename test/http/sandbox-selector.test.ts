@@ -21,8 +21,8 @@ afterEach(async () => {
 });
 
 /** A server with the admin API on, its `api` recording each answer for the document check, and `open(seed)` a sandbox opened over HTTP. */
-async function serverWithSandboxes() {
-  const server = await adminServer();
+async function serverWithSandboxes(options: Parameters<typeof adminServer>[0] = {}) {
+  const server = await adminServer(options);
   const { admin } = server;
   const served = server.api;
   const exchanges: Exchange[] = [];
@@ -86,7 +86,23 @@ describe('a sandbox selector over HTTP', () => {
       headers: { authorization: `Bearer ${b.keys.free}`, 'petstore-sandbox': (await open()).selector },
     });
     const body = await expectError(conflict, 409, 'sandbox_conflict');
-    expect(body.message).toMatch(/key of one sandbox and the selector of another/);
+    expect(body.message).toMatch(/key of one sandbox with the selector of another/);
+  });
+
+  it('lets a browser page send it across origins: a preflight allows Petstore-Sandbox and baggage, and its 404 and 409 carry the CORS headers', async () => {
+    const { server, open } = await serverWithSandboxes({ cors: ['https://app.example'] });
+    const origin = { origin: 'https://app.example' };
+    const preflight = await server.api('/pets', {
+      method: 'OPTIONS',
+      headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'petstore-sandbox, baggage' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Idempotency-Key, Petstore-Sandbox, baggage');
+    const stale = await server.api('/pets', { headers: { ...origin, 'petstore-sandbox': 'pssel_forged' } });
+    expect([stale.status, stale.headers.get('access-control-allow-origin'), stale.headers.get('vary')]).toEqual([404, 'https://app.example', 'Origin']);
+    const a = await open();
+    const conflict = await server.api('/pets', { headers: { ...origin, authorization: `Bearer ${a.keys.free}`, 'petstore-sandbox': (await open()).selector } });
+    expect([conflict.status, conflict.headers.get('access-control-allow-origin')]).toEqual([409, 'https://app.example']);
   });
 
   it('changes nothing without the admin API: both headers are ignored', async () => {
