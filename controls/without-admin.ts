@@ -8,6 +8,7 @@ export { generatedPets, MAX_GENERATED_PETS, type GenerateOptions } from './pets/
 export { MAX_SEED } from './pets/random.ts';
 export { petsToSeed, type SeedInput } from './pets/seed-schemas.ts';
 export { newSandboxSchemaFor } from './sandboxes/sandbox-schemas.ts';
+export { selectorOf } from './sandboxes/sandbox-selector.ts';
 export type { Sandboxes } from './sandboxes/sandboxes.ts';
 export { redactSecrets, type Redactor } from './secrets/redaction.ts';
 export { sandboxIdOf, type SandboxKeys } from './secrets/sandbox-keys.ts';

@@ -76,7 +76,10 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
       } catch {
         return new Response(null, { status: 403 });
       }
-      if (message) return new Response(null, { status: (await obey(sandboxes, message)) ? 204 : 404 });
+      if (message) {
+        const id = await obey(sandboxes, message);
+        return id === undefined ? new Response(null, { status: 404 }) : new Response(id);
+      }
       const response = await petstore.fetch(request, { mountPath });
       if (response.status === 201 && opensSandbox(request, mountPath)) {
         // The sandbox lives in its own object, seeded there by the Worker: this main object keeps its
@@ -89,15 +92,20 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
   };
 }
 
-/** Does what a message says to this object's sandboxes; `false` when the sandbox it names is not here. */
-async function obey(sandboxes: Sandboxes, message: SandboxMessage): Promise<boolean> {
+/** Does what a message says to this object's sandboxes; the id of the sandbox it names, `undefined` when that one is not here. */
+async function obey(sandboxes: Sandboxes, message: SandboxMessage): Promise<string | undefined> {
+  // At most 1,000 open, and a Worker instance asks about a selector once in 10 s: a scan, with no index kept beside the registry's.
+  if (message.op === 'find') {
+    const found = sandboxes.list().find((sandbox) => sandbox.selector === message.selector);
+    return found && sandboxes.get(found.id)?.id;
+  }
   // A key is checked before its sandbox is marked used: a guessed secret keeps none alive.
-  if (message.op === 'touch') return (message.key === undefined ? sandboxes.get(message.id) : sandboxes.byKey(message.key)) !== undefined;
-  if (message.op === 'wipe') return sandboxes.delete(message.id);
-  const sandbox = sandboxes.open({ id: message.id, keys: message.keys });
-  if (!sandbox) return false;
+  if (message.op === 'touch') return (message.key === undefined ? sandboxes.get(message.id) : sandboxes.byKey(message.key))?.id;
+  if (message.op === 'wipe') return sandboxes.delete(message.id) ? message.id : undefined;
+  const sandbox = sandboxes.open({ id: message.id, keys: message.keys, selector: message.selector });
+  if (!sandbox) return undefined;
   // The main object has checked the pets already; read again here, they are typed.
   const { seed } = parseInput(newSandboxSchemaFor({ seed: message.seed }), { seed: message.seed }, 'body');
   if (seed !== undefined) await sandbox.controls.seed(seed);
-  return true;
+  return sandbox.id;
 }

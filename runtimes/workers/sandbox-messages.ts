@@ -9,17 +9,19 @@ import type { SandboxKeys } from '../../controls/index.ts';
 export const INTERNAL_HEADER = 'PetStore-Internal';
 
 /**
- * A message: to a sandbox's object, `open` (its keys, and the pets it starts with) and `wipe`
- * (it was deleted); to the main object, `touch` (the sandbox was used: is it still open, and, with
- * `key`, is that one of its keys?).
+ * A message: to a sandbox's object, `open` (its keys, its selector, and the pets it starts with)
+ * and `wipe` (it was deleted); to the main object, `touch` (the sandbox was used: is it still open,
+ * and, with `key`, is that one of its keys?) and `find` (which open sandbox has this selector? it
+ * was used). An object answers a message with the sandbox's id, or 404 when it has no such sandbox.
  *
  * @example
- * const opening: SandboxMessage = { op: 'open', id, keys, seed: [{ name: 'Rex', categoryId: 1 }] };
+ * const opening: SandboxMessage = { op: 'open', id, keys, selector, seed: [{ name: 'Rex', categoryId: 1 }] };
  */
 export type SandboxMessage =
-  | { readonly op: 'open'; readonly id: string; readonly keys: SandboxKeys; readonly seed?: unknown }
+  | { readonly op: 'open'; readonly id: string; readonly keys: SandboxKeys; readonly selector: string; readonly seed?: unknown }
   | { readonly op: 'wipe'; readonly id: string }
-  | { readonly op: 'touch'; readonly id: string; readonly key?: string };
+  | { readonly op: 'touch'; readonly id: string; readonly key?: string }
+  | { readonly op: 'find'; readonly selector: string };
 
 /**
  * `message` as the request that carries it to an object.

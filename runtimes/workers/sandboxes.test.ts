@@ -1,4 +1,4 @@
-/** The Workers fake backend's sandboxes over Durable Objects stood in by a Map, on a faked Date: idle times counted in the main object, and objects that lost their memory. */
+/** The Workers fake backend's sandboxes over Durable Objects stood in by a Map, on a faked Date: idle times counted in the main object (uses by key and by selector), and objects that lost their memory. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { petStoreWorker } from './index.ts';
 
@@ -16,8 +16,12 @@ function fakeBackend() {
   };
   const env = { PETSTORE_API_KEYS: 'main-key:free', PETSTORE_ADMIN_TOKEN: ADMIN, PETSTORE_FAKE: namespace };
   const call = (path: string, key: string, init: RequestInit = {}) =>
-    petstore.fetch(new Request(`http://fake.test${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }), env);
-  const open = async (): Promise<{ id: string; keys: { free: string } }> => (await call('/__admin/sandboxes', ADMIN, { method: 'POST', body: '{}' })).json();
+    petstore.fetch(
+      new Request(`http://fake.test${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } }),
+      env,
+    );
+  const open = async (): Promise<{ id: string; keys: { free: string }; selector: string }> =>
+    (await call('/__admin/sandboxes', ADMIN, { method: 'POST', body: '{}' })).json();
   const listed = async () => ((await (await call('/__admin/sandboxes', ADMIN)).json()) as { id: string }[]).map((sandbox) => sandbox.id);
   return { objects, call, open, listed };
 }
@@ -58,6 +62,31 @@ describe('sandboxes of the Workers fake backend', () => {
     objects.delete('fake-backend');
     minutes(1);
     expect((await call('/v1/pets', keys.free)).status).toBe(401);
+  });
+
+  it('keeps a sandbox reached only by its selector every few minutes open past the 30 idle minutes, and then answers its selector with a 404 once idle', async () => {
+    const { call, open, listed } = fakeBackend();
+    const { id, keys, selector } = await open();
+    expect((await call('/v1/pets', keys.free, { method: 'POST', body: '{"name":"Kept","categoryId":1}' })).status).toBe(201);
+    const bySelector = () => call('/v1/pets', 'main-key', { headers: { 'petstore-sandbox': selector } });
+    for (let i = 0; i < 8; i++) {
+      minutes(5);
+      expect(await (await bySelector()).json()).toMatchObject([{ name: 'Kept' }]);
+    }
+    expect(await listed()).toEqual([id]);
+    minutes(31);
+    const gone = await bySelector();
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ code: 'not_found', message: expect.stringMatching(/^No open sandbox has this selector/) });
+  });
+
+  it('answers a JSON 404 to the selector of a sandbox whose own object was evicted, never the main world', async () => {
+    const { objects, call, open } = fakeBackend();
+    const { id, selector } = await open();
+    objects.delete(`sandbox:${id}`);
+    const response = await call('/v1/pets', 'main-key', { headers: { 'petstore-sandbox': selector } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'not_found' });
   });
 
   it('answers 401 to the keys of a sandbox whose own object was evicted, while the main object still lists it', async () => {
