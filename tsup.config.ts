@@ -60,7 +60,8 @@ const workerTemplate: Options = {
   format: ['iife'],
   outExtension: () => ({ js: '.js' }),
   sourcemap: false,
-  define,
+  // Its callers are the page's browser, never behind a proxy: no address warnings (src/api.ts).
+  define: { ...define, 'globalThis.__PETSTORE_WITHOUT_ADDRESS_WARNINGS__': 'true' },
 };
 
 /**
@@ -136,7 +137,9 @@ function tabIndented(code: string): string {
 /** The library's ES modules (its chunks and each entry's index.js), tab-indented in place. */
 function tabIndentLibrary(): void {
   const files = [
-    ...readdirSync('dist').filter((name) => name.endsWith('.js')).map((name) => `dist/${name}`),
+    ...readdirSync('dist')
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => `dist/${name}`),
     ...Object.keys(esmEntries).map((name) => `dist/${name}.js`),
   ];
   for (const file of files) if (existsSync(file)) writeFileSync(file, tabIndented(readFileSync(file, 'utf8')));

@@ -19,6 +19,16 @@ import { DOCS_URL } from './response/warning.ts';
 import { cachedReadiness, type ReadinessCheck } from './storage/readiness.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
+/** What a build may define on globalThis (tsup.config.ts); unset, the code as written. */
+interface BuildFlags {
+  /**
+   * True only in the service worker `petstore-service init` writes: every caller there is the page's
+   * own browser, with no proxy in front, so the address warnings have nothing to tell, and leaving
+   * them out keeps the worker within its size budget.
+   */
+  readonly __PETSTORE_WITHOUT_ADDRESS_WARNINGS__?: boolean;
+}
+
 const UNDECLARED =
   'A request came for a path of this API with a prefix in front of it: the host left its mount prefix on the path without naming it, so it is a 404';
 const DECLARE =
@@ -73,7 +83,7 @@ export function handleOf(answer: Answer): Handle {
 /** The request path for resolved options, as replies: every rule of the API, for both ways out (a Response, or node:http written directly). */
 export function createAnswer(config: ResolvedOptions): Answer {
   const callerAddress = createCallerAddress(config);
-  const checkAddress = createAddressWarnings(config);
+  const checkAddress = (globalThis as BuildFlags).__PETSTORE_WITHOUT_ADDRESS_WARNINGS__ ? () => {} : createAddressWarnings(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
   const routes = createRoutes(config);

@@ -28,18 +28,18 @@ function parametersOf(schema: v.ObjectSchema<v.ObjectEntries, undefined>, place:
 }
 
 /**
- * The `Petstore-Sandbox` request header, on every operation: a fake backend with the admin API reads
- * it (the API itself ignores it), so a client generated from the document can send it.
+ * The `Petstore-Sandbox` request header, on every path: a fake backend with sandboxes reads it (the
+ * API itself ignores it), so a client generated from the document can send it.
  */
 const SANDBOX_SELECTOR: OpenApiObject = {
   name: 'Petstore-Sandbox',
   in: 'header',
   required: false,
-  description: 'A sandbox\u2019s selector (or `petstore.sandbox` in `baggage`), a secret: that sandbox answers. Only a fake backend with sandboxes reads it.',
+  description: 'A fake backend\u2019s sandbox selector (or `petstore.sandbox` in `baggage`), a secret: that sandbox answers.',
   // The shape controls/secrets/sandbox-keys.ts gives a selector (src/ imports nothing from controls/).
   schema: pattern('^pssel_[A-Za-z0-9_-]{32}$'),
 };
-/** The reference every operation lists {@link SANDBOX_SELECTOR} by. */
+/** The reference every path lists {@link SANDBOX_SELECTOR} by, for all its operations. */
 const SANDBOX_SELECTOR_REF = ref('parameters', 'PetstoreSandbox');
 
 /** What any operation may answer besides its own statuses: a fault, a store down, what node:http refuses first. */
@@ -67,8 +67,7 @@ function getAndHead(get: GetParts): OpenApiObject {
     description: `Answers exactly as GET does, the same status and headers, with no body. Counted against the quota like a GET.`,
     responses: withoutBodies(get.responses, RESPONSE_COMPONENTS),
   };
-  const parameters = [...(get.parameters ?? []), SANDBOX_SELECTOR_REF];
-  return { get: { ...get, parameters }, head: { ...head, parameters } };
+  return { get, head };
 }
 
 /**
@@ -94,7 +93,7 @@ function options(
   return {
     operationId,
     tags: [tag],
-    parameters: [...(parameters ?? []), SANDBOX_SELECTOR_REF],
+    ...(parameters && { parameters }),
     summary: 'The methods this path answers, in `Allow`.',
     description:
       `204 with \`Allow\` and the quota headers; counted like any request${needsKey ? ', and needs the API key' : ''}. A CORS preflight (\`Origin\` and ` +
@@ -135,6 +134,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
     ],
     paths: {
       '/pets': {
+        parameters: [SANDBOX_SELECTOR_REF],
         ...getAndHead({
           operationId: 'listPets',
           tags: ['pets'],
@@ -158,7 +158,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
           description:
             'The body is a `NewPet`. Unknown fields are ignored and never stored, but the reserved keys `__proto__`, `constructor` and ' +
             '`prototype` are a 400 anywhere in the body. With an `Idempotency-Key`, a retried create answers the first pet instead of adding another.',
-          parameters: [...parametersOf(CreateHeadersSchema, 'header'), SANDBOX_SELECTOR_REF],
+          parameters: parametersOf(CreateHeadersSchema, 'header'),
           requestBody: { required: true, content: jsonContent(ref('schemas', 'NewPet')) },
           responses: {
             201: response('The pet was stored (or, for a repeated `Idempotency-Key`, had been); the body includes its `id`.', {
@@ -174,7 +174,8 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
         options: options('petsOptions', 'pets', {}, { needsKey: true }),
       },
       '/pets/{petId}': {
-        // Per operation, not for the path: GET and HEAD bound `petId`, OPTIONS takes any.
+        parameters: [SANDBOX_SELECTOR_REF],
+        // `petId` per operation, not for the path: GET and HEAD bound it, OPTIONS takes any.
         ...getAndHead({
           operationId: 'getPet',
           tags: ['pets'],
@@ -190,6 +191,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
         options: options('petOptions', 'pets', DEPRECATION_HEADERS, { needsKey: true, parameters: [ANY_PET_ID] }),
       },
       '/openapi.json': {
+        parameters: [SANDBOX_SELECTOR_REF],
         ...getAndHead({
           operationId: 'getOpenApiDocument',
           tags: ['document'],

@@ -2,9 +2,6 @@
 import { ref } from './json-schema.ts';
 import { headerObject, jsonContent, type OpenApiObject, pattern } from './openapi-parts.ts';
 
-/** Said of every answer to a sandbox selector: without sandboxes, `Petstore-Sandbox` and `baggage` are ignored. */
-const SANDBOXES_ONLY = 'Only a fake backend with sandboxes answers this.';
-
 /**
  * Error responses by status: the component's name, what it means, and whether the request always
  * got through the limits step first (then the quota headers, and the route's own, are always there).
@@ -18,11 +15,7 @@ const ERROR_RESPONSES = {
     false,
   ],
   401: ['Unauthorized', 'Missing, malformed or unknown API key (`unauthorized`).', true],
-  404: [
-    'NotFound',
-    'No such pet (`not_found`); or, without the deprecation and quota headers, a selector of no open sandbox (`NoOpenSandbox`).',
-    false,
-  ],
+  404: ['NotFound', 'No such pet (`not_found`); or, without the deprecation and quota headers, a selector of no open sandbox (`NoOpenSandbox`).', false],
   410: ['Gone', 'The operation has passed its sunset date (`gone`).', true],
   413: [
     'PayloadTooLarge',
@@ -134,8 +127,12 @@ const DEPRECATED_ONLY: readonly ErrorStatus[] = [404, 410];
  * step (so with none of their headers): by component name, the status and what it means.
  */
 const SANDBOX_RESPONSES = {
-  NoOpenSandbox: [404, `A sandbox selector (\`Petstore-Sandbox\`, or \`petstore.sandbox\` in \`baggage\`) of no open sandbox (\`not_found\`). ${SANDBOXES_ONLY}`],
-  SandboxConflict: [409, `A key of one sandbox with the selector of another (\`sandbox_conflict\`). ${SANDBOXES_ONLY}`],
+  // Without sandboxes, `Petstore-Sandbox` and `baggage` are ignored: only a fake backend gives these.
+  NoOpenSandbox: [
+    404,
+    'A fake backend\u2019s answer to a sandbox selector (`Petstore-Sandbox`, or `petstore.sandbox` in `baggage`) of no open sandbox (`not_found`).',
+  ],
+  SandboxConflict: [409, 'A fake backend\u2019s answer to a key of one sandbox with the selector of another (`sandbox_conflict`).'],
 } as const;
 
 const REQUIRED_HEADERS: Record<string, OpenApiObject> = {
