@@ -31,6 +31,12 @@ export interface PetstoreOptions {
   readonly petstoreUrl: string | undefined;
   /** Its admin token (`petstore-service --admin-token <token>`). */
   readonly petstoreAdminToken: string | undefined;
+  /**
+   * Whether a test using `petstore` sends its browser context's requests (its pages' and
+   * `page.request`'s) to its sandbox, with `baggage: petstore.sandbox=<selector>` merged into
+   * `extraHTTPHeaders`; default true. False leaves them as they are, for a suite that does it itself.
+   */
+  readonly petstoreSelectsPages: boolean;
 }
 
 /**
@@ -46,12 +52,34 @@ export interface PetstoreFixtures {
   readonly petstore: PetstoreSandbox;
 }
 
+/** The test's sandbox and its browser context meet here, whichever Playwright sets up first: neither fixture needs the other, so `request` alone launches no browser and `page` alone opens no sandbox. */
+interface Selection {
+  selector?: string;
+  select?: (selector: string) => Promise<void>;
+}
+
+/** The test's `extraHTTPHeaders` with `petstore.sandbox=<selector>` in `baggage`: the test's other members kept, its own `petstore.sandbox` replaced. */
+function withSelector(headers: Readonly<Record<string, string>> = {}, selector: string): Record<string, string> {
+  const isBaggage = ([name]: [string, string]) => name.toLowerCase() === 'baggage';
+  const members = Object.entries(headers)
+    .filter(isBaggage)
+    .flatMap(([, value]) => value.split(','))
+    .map((member) => member.trim())
+    .filter((member) => member && member.split('=')[0]!.trim() !== 'petstore.sandbox');
+  return {
+    ...Object.fromEntries(Object.entries(headers).filter((entry) => !isBaggage(entry))),
+    baggage: [...members, `petstore.sandbox=${selector}`].join(','),
+  };
+}
+
 // Typed by hand: the inferred type names the `playwright` package, which only @playwright/test is sure to resolve from a user's project.
 /**
  * Playwright's `test` with the `petstore` fixture: each test gets a fresh sandbox of the running
  * fake backend (`petstore-service --admin-token <token>`), so tests in parallel workers never share
- * pets, ids, quotas, clock, faults or journal. A missing URL or token fails the test at once with
- * one line naming the environment variable and the option.
+ * pets, ids, quotas, clock, faults or journal. Its pages carry the sandbox's selector in `baggage`,
+ * so an app under test that calls the API from its server with its own key reaches the test's
+ * sandbox too, when it forwards baggage (OpenTelemetry does). A missing URL or token fails the test
+ * at once with one line naming the environment variable and the option.
  *
  * @example
  * import { expect, test } from 'petstore-service/playwright';
@@ -66,13 +94,25 @@ export interface PetstoreFixtures {
  * });
  */
 export const test: TestType<PlaywrightTestArgs & PlaywrightTestOptions & PetstoreFixtures & PetstoreOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> =
-  base.extend<PetstoreFixtures & PetstoreOptions>({
+  base.extend<PetstoreFixtures & PetstoreOptions & { _petstoreSelection: Selection }>({
     petstoreUrl: [undefined, { option: true }],
     petstoreAdminToken: [undefined, { option: true }],
-    petstore: async ({ petstoreUrl, petstoreAdminToken }, use) => {
+    petstoreSelectsPages: [true, { option: true }],
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter, an object pattern.
+    _petstoreSelection: async ({}, use) => use({}),
+    context: async ({ context, extraHTTPHeaders, petstoreSelectsPages, _petstoreSelection: selection }, use) => {
+      if (petstoreSelectsPages) {
+        selection.select = (selector) => context.setExtraHTTPHeaders(withSelector(extraHTTPHeaders, selector));
+        if (selection.selector) await selection.select(selection.selector);
+      }
+      await use(context);
+    },
+    petstore: async ({ petstoreUrl, petstoreAdminToken, _petstoreSelection: selection }, use) => {
       const sandbox = await openRemoteSandbox(petstoreSettings({ petstoreUrl, petstoreAdminToken }, process.env));
       const { delete: remove, ...controls } = sandbox;
       try {
+        selection.selector = sandbox.selector;
+        await selection.select?.(sandbox.selector);
         await use(controls);
       } finally {
         await remove();
