@@ -39,18 +39,22 @@ export interface PageWorldControls {
 
 /**
  * A world of its own in the worker (pets and ids from 1, quotas, bans, clock, faults), chosen by
- * its `keys`: a request with `authorization: Bearer <keys.pro>` lives in it, whichever page sends it.
+ * its `keys` (a request with `authorization: Bearer <keys.pro>` lives in it, whichever page sends
+ * it) or by its `selector` with a key of the main world.
  *
  * @example
  * const sandbox = await petstore.sandbox({ seed: [{ name: 'Rex', categoryId: 1 }] });
  * await fetch('/v1/pets', { headers: { authorization: `Bearer ${sandbox.keys.pro}` } });
- * await sandbox.delete(); // its keys get 401
+ * await fetch('/v1/pets', { headers: { authorization: 'Bearer demo-key', 'petstore-sandbox': sandbox.selector } });
+ * await sandbox.delete(); // its keys get 401, its selector 404
  */
 export interface PageSandbox extends PageWorldControls {
   readonly id: string;
   /** A key per plan: `keys.free`, `keys.pro`, `keys.business`. */
   readonly keys: SandboxKeys;
-  /** Deletes it: its keys get 401 from then on. */
+  /** A secret that sends a request with a main-world key here: `Petstore-Sandbox: <selector>`, or `petstore.sandbox=<selector>` in `baggage`. */
+  readonly selector: string;
+  /** Deletes it: its keys get 401 from then on, its selector 404. */
   delete(): Promise<void>;
 }
 
@@ -128,6 +132,6 @@ export function worldControls(ask: Ask, sandbox: string | undefined, reset = () 
  * const sandbox = await openSandbox(ask, { seed: { generate: { count: 10, seed: 1 } } });
  */
 export async function openSandbox(ask: Ask, { seed }: { readonly seed?: SeedInput } = {}): Promise<PageSandbox> {
-  const { id, keys } = (await ask('open', undefined, [seed])) as { id: string; keys: SandboxKeys };
-  return { id, keys, ...worldControls(ask, id), delete: () => ask('delete', id) as Promise<void> };
+  const { id, keys, selector } = (await ask('open', undefined, [seed])) as { id: string; keys: SandboxKeys; selector: string };
+  return { id, keys, selector, ...worldControls(ask, id), delete: () => ask('delete', id) as Promise<void> };
 }

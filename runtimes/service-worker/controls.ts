@@ -51,8 +51,8 @@ export async function control({ main, sandboxes, reset }: WorkerWorlds, { op, sa
   }
 }
 
-/** A new sandbox, seeded with `seed`: its id and keys. One that cannot be seeded is deleted again, so a bad seed opens none. */
-async function open(sandboxes: Sandboxes, seed: SeedInput | undefined): Promise<{ id: string; keys: object }> {
+/** A new sandbox, seeded with `seed`: its id, keys and selector. One that cannot be seeded is deleted again, so a bad seed opens none. */
+async function open(sandboxes: Sandboxes, seed: SeedInput | undefined): Promise<{ id: string; keys: object; selector: string }> {
   const opened = sandboxes.open();
   if (!opened) throw new Error(`sandbox: ${sandboxes.max} sandboxes are open, the most at once (the worker's sandboxes option); delete one first`);
   try {
@@ -61,5 +61,5 @@ async function open(sandboxes: Sandboxes, seed: SeedInput | undefined): Promise<
     sandboxes.delete(opened.id);
     throw error;
   }
-  return { id: opened.id, keys: opened.keys };
+  return { id: opened.id, keys: opened.keys, selector: opened.selector };
 }

@@ -125,6 +125,25 @@ describe('start() in Chromium: a sandbox per page', () => {
     await Promise.all([story.close(), other.close()]);
   }, 60_000);
 
+  it('gives a page\u2019s sandbox a selector: a fetch with the main world\u2019s key and Petstore-Sandbox or baggage lives in it', async () => {
+    const page = await storyPage();
+    await openSandbox(page, [{ name: 'Picked', categoryId: 1 }]);
+    const listed = (headers: Record<string, string>) =>
+      page.evaluate(async (headers) => {
+        const response = await fetch('/v1/pets', { headers: { authorization: 'Bearer main-key', ...headers } });
+        const body = (await response.json()) as { name: string }[] | { code: string };
+        return { status: response.status, names: Array.isArray(body) ? body.map((pet) => pet.name) : body.code };
+      }, headers);
+    const selector = await page.evaluate(() => (window as unknown as Story).sandbox.selector);
+    expect(selector).toMatch(/^pssel_[A-Za-z0-9_-]{32}$/);
+    expect(await listed({ 'petstore-sandbox': selector })).toEqual({ status: 200, names: ['Picked'] });
+    expect(await listed({ baggage: `story=7, petstore.sandbox=${selector}` })).toEqual({ status: 200, names: ['Picked'] });
+    expect(await listed({})).toEqual({ status: 200, names: [] });
+    await page.evaluate(() => (window as unknown as Story).sandbox.delete());
+    expect(await listed({ 'petstore-sandbox': selector })).toEqual({ status: 404, names: 'not_found' });
+    await page.close();
+  }, 60_000);
+
   it('seeds the main world and moves its clock for every page, and opens no sandbox for a bad seed', async () => {
     const page = await storyPage();
     expect(await control(page, 'seed', [[{ name: 'Main', categoryId: 1 }]], 'main')).toMatchObject({ value: [{ id: 1, name: 'Main' }] });
