@@ -11,6 +11,7 @@ import { runtimeBenchmarks, runtimeSection, runtimeTargets } from './runtimes.mj
 import { dataMixedBenchmark, dataMixedSection, dataMixedTargets } from './data-mixed.mjs';
 import { ratioPerPass } from './load.mjs';
 import { SCENARIOS } from './peers/same-work.mjs';
+import { selectorBenchmark, selectorSection, selectorTargets } from './selector.mjs';
 import { sqlLimitsBenchmark, sqlLimitsSection, sqlLimitsTargets } from './sql-limits.mjs';
 import { telemetryBenchmark, telemetrySection, telemetryTargets } from './telemetry.mjs';
 import { workersBenchmarks, workersSection, workersTargets } from './workers.mjs';
@@ -34,6 +35,8 @@ log(
 const http = await httpBenchmarks({ ...settings, progress: log });
 log('telemetry: a GET on serve() without it, with openTelemetry() and no provider, and with an SDK recording');
 const telemetry = await telemetryBenchmark({ ...settings, progress: log });
+log('the sandbox selector: the command before it and now, GET with neither header, plain and with the admin API');
+const selector = await selectorBenchmark({ ...settings, progress: log });
 log('Deno and Bun: serve() vs Hono on the same runtime');
 const runtimes = await runtimeBenchmarks({ ...settings, progress: log });
 log('Cloudflare Workers on local workerd: createPetStore vs Hono, and petStoreWorker over D1 and Durable Objects');
@@ -104,6 +107,7 @@ const inProcessPeerRows = (where, peers) =>
 const targets = [
   ...httpTargets(http),
   ...telemetryTargets(telemetry),
+  ...selectorTargets(selector),
   ...runtimeTargets(runtimes),
   ...workersTargets(workers),
   ['In-process GET list calls per second', '≥ 30,000', f(inProcess.callsPerSecond), inProcess.callsPerSecond >= 30_000],
@@ -162,6 +166,7 @@ ${targets.map(([name, goal, value, ok]) => `| ${name} | ${goal} | ${value} | ${v
 
 ${httpSection(http, settings)}
 ${telemetrySection(telemetry, settings)}
+${selectorSection(selector)}
 ${runtimeSection(runtimes, settings)}
 ${workersSection(workers, settings)}
 
