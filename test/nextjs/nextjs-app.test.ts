@@ -12,16 +12,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlaywright } from '../helpers/playwright-run.ts';
 import { chromiumPath } from '../helpers/system-parts.ts';
 
 const CLI = resolve('dist/cli/index.js');
 const NEXT = resolve('node_modules/next/dist/bin/next');
-const PLAYWRIGHT = resolve('node_modules/@playwright/test/cli.js');
 const SHOP = resolve('test/nextjs/shop');
 const CONFIG = 'test/nextjs/project/playwright.config.ts';
 const ADMIN_TOKEN = 'nextjs-admin-token-0123456789';
@@ -85,59 +84,9 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** What the JSON reporter counts: `expected` passed, `unexpected` failed. */
-interface Stats {
-  readonly expected: number;
-  readonly unexpected: number;
-  readonly flaky: number;
-  readonly skipped: number;
-  readonly duration: number;
-}
-
-interface Suite {
-  readonly specs?: { title: string; tests: { results: { status: string; error?: { message?: string } }[] }[] }[];
-  readonly suites?: Suite[];
-}
-
-/** Every finished test's title, status and first error line. */
-const outcomes = (suite: Suite): { title: string; status: string; error: string }[] => [
-  ...(suite.specs ?? []).flatMap((spec) =>
-    spec.tests.flatMap((test) =>
-      test.results.map((result) => ({
-        title: spec.title,
-        status: result.status,
-        error: stripVTControlCharacters(result.error?.message ?? '').split('\n')[0]!,
-      })),
-    ),
-  ),
-  ...(suite.suites ?? []).flatMap(outcomes),
-];
-
-/** `playwright test -c CONFIG …args` with `env` over the servers' settings, to its end. */
-async function playwright(env: Record<string, string> = {}, args: string[] = []) {
-  const report = join(scratch, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const child = spawn(process.execPath, [PLAYWRIGHT, 'test', '-c', CONFIG, '--reporter=json', ...args], {
-    env: {
-      ...process.env,
-      PETSTORE_URL: api,
-      PETSTORE_ADMIN_TOKEN: ADMIN_TOKEN,
-      SHOP_URL: shop,
-      CHROMIUM_PATH: chromiumPath() ?? '',
-      PLAYWRIGHT_JSON_OUTPUT_FILE: report,
-      PETSTORE_PLAYWRIGHT_OUTPUT: join(scratch, 'results'),
-      CI: '',
-      ...env,
-    },
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  const { stats, suites, errors } = JSON.parse(readFileSync(report, 'utf8')) as { stats: Stats; suites: Suite[]; errors: { message?: string }[] };
-  const tests = suites.flatMap(outcomes);
-  const failures = tests.filter((test) => test.status !== 'passed').map((test) => `${test.title}: ${test.error}`);
-  return { code, stats, tests, why: [...failures, ...errors.map((error) => error.message), output].join('\n') };
-}
+/** `playwright test -c CONFIG …args` against the shop and the command, with `env` over their settings. */
+const playwright = (env: Record<string, string> = {}, args: string[] = []) =>
+  runPlaywright(CONFIG, scratch, { PETSTORE_URL: api, PETSTORE_ADMIN_TOKEN: ADMIN_TOKEN, SHOP_URL: shop, CHROMIUM_PATH: chromiumPath() ?? '', ...env }, args);
 
 /** The sandboxes open on the command. */
 async function openSandboxes(): Promise<unknown[]> {
