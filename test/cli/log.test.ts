@@ -79,21 +79,24 @@ describe('the access log of petstore-service', () => {
     expect(server.all().toLowerCase()).not.toContain(encoded.toLowerCase());
   });
 
-  it('never prints the admin token nor a sandbox key misplaced in the query', async () => {
+  it('never prints the admin token, a sandbox key or a sandbox selector misplaced in the query', async () => {
     const token = 'log-admin-token-0123456789';
     const server = start(['--key', `${KEY}:pro`, '--admin-token', token]);
     const url = await server.listening;
     const opened = await fetch(`${new URL(url).origin}/__admin/sandboxes`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-    const { keys } = (await opened.json()) as { keys: { free: string } };
+    const { keys, selector } = (await opened.json()) as { keys: { free: string }; selector: string };
     await fetch(`${url}/pets?token=${token}`, { headers: authed });
     await fetch(`${url}/pets?api_key=${keys.free}`, { headers: authed });
-    const lines = await server.waitForLines(3);
+    await fetch(`${url}/pets?s=${selector}`, { headers: { ...authed, 'petstore-sandbox': selector } });
+    const lines = await server.waitForLines(4);
     expect(lines.slice(1).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
       'GET /v1/pets?token=[redacted] 200',
       'GET /v1/pets?api_key=[redacted] 200',
+      'GET /v1/pets?s=[redacted] 200',
     ]);
     expect(server.all()).not.toContain(token);
     expect(server.all()).not.toContain(keys.free);
+    expect(server.all()).not.toContain(selector);
   });
 
   it('never repeats a generated key: it is printed once on start, and [redacted] in the log', async () => {

@@ -105,6 +105,19 @@ describe('a sandbox selector over HTTP', () => {
     expect([conflict.status, conflict.headers.get('access-control-allow-origin')]).toEqual([409, 'https://app.example']);
   });
 
+  it('journals a request it picked in that sandbox, not the main world, with the selector written [redacted] in header and baggage', async () => {
+    const { server, admin, open } = await serverWithSandboxes();
+    const a = await open();
+    await server.api('/pets?limit=1', { headers: { 'petstore-sandbox': a.selector, baggage: `userId=7, petstore.sandbox=${a.selector}` } });
+    const journal = (await (await admin(`/sandboxes/${a.id}/requests`)).json()) as { path: string; requestHeaders: Record<string, string> }[];
+    expect(journal).toHaveLength(1);
+    expect(journal[0]!.requestHeaders).toMatchObject({ 'petstore-sandbox': '[redacted]', baggage: 'userId=7, petstore.sandbox=[redacted]' });
+    expect(JSON.stringify(journal)).not.toContain(a.selector);
+    // The main world's journal holds only the document this suite fetched, without a selector.
+    const main = (await (await admin('/requests')).json()) as { path: string }[];
+    expect(main.map((entry) => entry.path)).toEqual(['/v1/openapi.json']);
+  });
+
   it('changes nothing without the admin API: both headers are ignored', async () => {
     const server = await startServer();
     const response = await server.api('/pets', { headers: { 'petstore-sandbox': 'pssel_forged', baggage: 'petstore.sandbox=pssel_forged' } });
