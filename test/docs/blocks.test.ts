@@ -28,6 +28,8 @@ import {
 //     deno               …checked by `deno check` (Deno's own types) instead
 //     worker             …checked with the WebWorker lib and no Node types (a service worker)
 //     playwright         …checked with Node's types and the DOM lib, as a Playwright project has them (@playwright/test's need it)
+//     next               …checked as a Next.js app's tsconfig has it: bundler resolution (@vercel/otel's declarations
+//                        import without extensions), the DOM lib and Node's types
 //     run                …and run: js with Node (this one, Node 20), ts under vitest; a `console.log(…); // → x`
 //                        line says what it prints
 //   sh, bash, console    every `npm` names a real script, every petstore-service flag is in its --help,
@@ -55,7 +57,7 @@ const WORK = join(ROOT, 'test/docs/.tmp', `run-${process.pid}`);
 const TIMEOUT_MS = 180_000;
 
 const KNOWN_TAGS: Record<string, string[]> = {
-  ts: ['deno', 'worker', 'playwright', 'run'],
+  ts: ['deno', 'worker', 'playwright', 'next', 'run'],
   js: ['run'],
   sh: ['run'],
   json: [],
@@ -68,7 +70,7 @@ const RECIPES = mountRecipes();
 const code = BLOCKS.filter((block) => kindOf(block) === 'ts' || kindOf(block) === 'js');
 const recipes = code.filter((block) => RECIPES.has(block.body));
 const modules = code.filter((block) => !RECIPES.has(block.body));
-const envOf = (block: Block) => block.tags.find((tag) => ['deno', 'worker', 'playwright'].includes(tag)) ?? 'node';
+const envOf = (block: Block) => block.tags.find((tag) => ['deno', 'worker', 'playwright', 'next'].includes(tag)) ?? 'node';
 const extOf = (block: Block) => (kindOf(block) === 'ts' ? '.ts' : '.mjs');
 
 /**
@@ -164,6 +166,7 @@ beforeAll(async () => {
     node: { compilerOptions: { ...TS_OPTIONS, module: 'node16', moduleResolution: 'node16', lib: ['ES2022'], types: ['node'] } },
     worker: { compilerOptions: { ...TS_OPTIONS, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'WebWorker', 'ESNext.Disposable'], types: [] } },
     playwright: { compilerOptions: { ...TS_OPTIONS, module: 'node16', moduleResolution: 'node16', lib: ['ES2022', 'DOM'], types: ['node'] } },
+    next: { compilerOptions: { ...TS_OPTIONS, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: ['node'] } },
   };
   const checks = Object.entries(tsconfigs)
     .filter(([env]) => modules.some((block) => envOf(block) === env))
