@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContractChecker, type Exchange } from '../contract/checker.ts';
 import { adminServer } from '../helpers/admin-server.ts';
+import { createTestPetStore, listen } from '../../testing/index.ts';
 import { expectError, KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 /** The API answers of this test and the document of the server that gave them, checked after it: a status the document does not declare fails. */
@@ -116,6 +117,16 @@ describe('a sandbox selector over HTTP', () => {
     // The main world's journal holds only the document this suite fetched, without a selector.
     const main = (await (await admin('/requests')).json()) as { path: string }[];
     expect(main.map((entry) => entry.path)).toEqual(['/v1/openapi.json']);
+  });
+
+  it('picks a test kit sandbox behind listen() too: a server-side fetch with one key and the selector reaches it', async () => {
+    const petstore = createTestPetStore();
+    const sandbox = await petstore.sandbox({ seed: [{ name: 'Kit', categoryId: 1 }] });
+    await using running = await listen(petstore);
+    const list = (headers: Record<string, string>) =>
+      fetch(`${running.url}/pets`, { headers: { authorization: `Bearer ${petstore.keys.free}`, ...headers } }).then((response) => response.json());
+    expect(await list({ baggage: `petstore.sandbox=${sandbox.selector}` })).toEqual([expect.objectContaining({ name: 'Kit' })]);
+    expect(await list({})).toEqual([]);
   });
 
   it('changes nothing without the admin API: both headers are ignored', async () => {
