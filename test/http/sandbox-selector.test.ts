@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContractChecker, type Exchange } from '../contract/checker.ts';
-import { adminServer } from '../helpers/admin-server.ts';
+import { adminServer, FREE } from '../helpers/admin-server.ts';
 import { createTestPetStore, listen } from '../../testing/index.ts';
 import { expectError, KEY, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -117,6 +117,20 @@ describe('a sandbox selector over HTTP', () => {
     // The main world's journal holds only the document this suite fetched, without a selector.
     const main = (await (await admin('/requests')).json()) as { path: string }[];
     expect(main.map((entry) => entry.path)).toEqual(['/v1/openapi.json']);
+  });
+
+  it('counts a main-world key\u2019s requests with a selector in the sandbox\u2019s quota, never in the main world\u2019s', async () => {
+    const { server, admin, open } = await serverWithSandboxes();
+    const a = await open();
+    // Both clocks stand still, so no minute window ends between the requests.
+    const still = { method: 'POST', body: JSON.stringify({ advanceMs: 0 }) };
+    await admin('/clock', still);
+    await admin(`/sandboxes/${a.id}/clock`, still);
+    const remaining = async (headers: Record<string, string>) =>
+      (await server.api('/pets', { headers: { authorization: `Bearer ${FREE}`, ...headers } })).headers.get('x-ratelimit-remaining');
+    expect(await remaining({ 'petstore-sandbox': a.selector })).toBe('59');
+    expect(await remaining({ 'petstore-sandbox': a.selector })).toBe('58');
+    expect(await remaining({})).toBe('59');
   });
 
   it('picks a test kit sandbox behind listen() too: a server-side fetch with one key and the selector reaches it', async () => {
