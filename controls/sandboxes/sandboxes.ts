@@ -213,7 +213,12 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
         const chosen = bySelector.get(selector);
         const refusal = chosen === undefined ? NO_SUCH_SELECTOR : id !== undefined && id !== chosen ? CONFLICT : undefined;
         // Answered here, before any world: with the CORS headers the API would add, so a page reads it.
-        const reply = refusal && withHeaders(errorReply(refusal, () => {}), corsHeaders(request, config.cors));
+        const reply =
+          refusal &&
+          withHeaders(
+            errorReply(refusal, () => {}),
+            corsHeaders(request, config.cors),
+          );
         if (reply) return Promise.resolve(render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass }));
         return use(chosen)!.sandbox.controls.handle(request, host, injected);
       }
