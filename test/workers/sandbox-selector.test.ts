@@ -1,23 +1,8 @@
 /** A sandbox picked per request by its selector on Workers, on local workerd: answered by the sandbox's own PetStoreFake Durable Object, with the main world's keys or its own; off without the admin token. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from './workerd.ts';
+import { startWorker, watchedFakeBackend } from './workerd.ts';
 
-/** petStoreWorker, a fake backend with PETSTORE_ADMIN_TOKEN and over D1 without; GET /__test/objects lists the PETSTORE_FAKE object names it was asked for. */
-const WORKER = `
-import { petStoreWorker } from './runtimes/workers/index.ts';
-export { PetStoreLimits } from './runtimes/workers/index.ts';
-const petstore = petStoreWorker();
-export const { PetStoreFake } = petstore;
-const names = new Set();
-let watched;
-export default {
-  fetch(request, env) {
-    if (new URL(request.url).pathname === '/__test/objects') return Response.json([...names]);
-    const fake = env.PETSTORE_FAKE;
-    watched ??= { ...env, PETSTORE_FAKE: { idFromName: (name) => (names.add(name), fake.idFromName(name)), get: (id) => fake.get(id) } };
-    return petstore.fetch(request, watched);
-  },
-};`;
+const WORKER = watchedFakeBackend({ withLimits: true });
 
 const ADMIN = 'admin-token-0123456789';
 const MAIN_KEY = 'main-key-0123456789';

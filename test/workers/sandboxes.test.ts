@@ -1,23 +1,9 @@
 /** Sandboxes on the Workers fake backend, on local workerd: each its own PetStoreFake Durable Object, opened, used, listed and deleted over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_HEADER } from '../../runtimes/workers/sandbox-messages.ts';
-import { startWorker } from './workerd.ts';
+import { startWorker, watchedFakeBackend } from './workerd.ts';
 
-/** petStoreWorker as a fake backend, its PETSTORE_FAKE namespace watched: GET /__test/objects lists the object names it was asked for. */
-const WORKER = `
-import { petStoreWorker } from './runtimes/workers/index.ts';
-const petstore = petStoreWorker();
-export const { PetStoreFake } = petstore;
-const names = new Set();
-let watched;
-export default {
-  fetch(request, env) {
-    if (new URL(request.url).pathname === '/__test/objects') return Response.json([...names]);
-    const fake = env.PETSTORE_FAKE;
-    watched ??= { ...env, PETSTORE_FAKE: { idFromName: (name) => (names.add(name), fake.idFromName(name)), get: (id) => fake.get(id) } };
-    return petstore.fetch(request, watched);
-  },
-};`;
+const WORKER = watchedFakeBackend();
 
 const ADMIN = 'admin-token-0123456789';
 const MAIN_KEY = 'main-key-0123456789';

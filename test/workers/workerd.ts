@@ -10,6 +10,26 @@ import { Miniflare } from 'miniflare';
 import { WORKERD_BUILD } from '../../examples/mount/workers/workerd-build.mjs';
 import type { LimitStore, PetStorage } from '../../src/index.ts';
 
+/**
+ * petStoreWorker as a fake backend, its PETSTORE_FAKE namespace watched: `GET /__test/objects`
+ * lists the object names it was asked for. `withLimits` also exports PetStoreLimits, for a Worker
+ * whose setup binds it (one over D1).
+ */
+export const watchedFakeBackend = ({ withLimits = false } = {}) => `
+import { petStoreWorker } from './runtimes/workers/index.ts';
+${withLimits ? "export { PetStoreLimits } from './runtimes/workers/index.ts';\n" : ''}const petstore = petStoreWorker();
+export const { PetStoreFake } = petstore;
+const names = new Set();
+let watched;
+export default {
+  fetch(request, env) {
+    if (new URL(request.url).pathname === '/__test/objects') return Response.json([...names]);
+    const fake = env.PETSTORE_FAKE;
+    watched ??= { ...env, PETSTORE_FAKE: { idFromName: (name) => (names.add(name), fake.idFromName(name)), get: (id) => fake.get(id) } };
+    return petstore.fetch(request, watched);
+  },
+};`;
+
 /** The worker the tests call: `/pets/<method>` and `/limits/<method>?prefix=` run a store's method on the JSON array of arguments. */
 const TEST_WORKER = `
 import { d1PetStorage, durableObjectLimitStore, migrateD1 } from './runtimes/workers/index.ts';
