@@ -6,13 +6,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPlaywright, type PlaywrightOutcome, type PlaywrightStats } from '../helpers/playwright-run.ts';
 
 const CLI = resolve('dist/cli/index.js');
-const PLAYWRIGHT = resolve('node_modules/@playwright/test/cli.js');
 const CONFIG = 'test/playwright/project/playwright.config.ts';
 const ADMIN_TOKEN = 'playwright-admin-token-0123456789';
 /** The main world's keys, for the run that shares it. */
@@ -49,56 +49,9 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** What the JSON reporter counts: `expected` passed (or failed under test.fail), `unexpected` failed. */
-interface Stats {
-  readonly expected: number;
-  readonly unexpected: number;
-  readonly flaky: number;
-  readonly skipped: number;
-  readonly duration: number;
-}
-
-/** One finished test as the JSON reporter has it. */
-interface Outcome {
-  readonly title: string;
-  readonly status: string;
-  readonly error: string;
-}
-
-interface Suite {
-  readonly specs?: { title: string; tests: { results: { status: string; error?: { message?: string } }[] }[] }[];
-  readonly suites?: Suite[];
-}
-
-const outcomes = (suite: Suite): Outcome[] => [
-  ...(suite.specs ?? []).flatMap((spec) =>
-    spec.tests.flatMap((test) => test.results.map((result) => ({ title: spec.title, status: result.status, error: result.error?.message ?? '' }))),
-  ),
-  ...(suite.suites ?? []).flatMap(outcomes),
-];
-
-/** `playwright test -c CONFIG …args` with `env` over the server's settings, to its end: the JSON reporter's stats and tests. */
-async function playwright(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stats: Stats; tests: Outcome[]; output: string }> {
-  const report = join(scratch, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const child = spawn(process.execPath, [PLAYWRIGHT, 'test', '-c', CONFIG, '--reporter=json', ...args], {
-    env: {
-      ...process.env,
-      PETSTORE_URL: url,
-      PETSTORE_ADMIN_TOKEN: ADMIN_TOKEN,
-      PETSTORE_WORLD: '',
-      PLAYWRIGHT_JSON_OUTPUT_FILE: report,
-      PETSTORE_PLAYWRIGHT_OUTPUT: join(scratch, 'results'),
-      CI: '',
-      ...env,
-    },
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  const { stats, suites, errors } = JSON.parse(readFileSync(report, 'utf8')) as { stats: Stats; suites: Suite[]; errors: { message?: string }[] };
-  return { code, stats, tests: suites.flatMap(outcomes), output: `${output}${errors.map((error) => error.message).join('\n')}` };
-}
+/** `playwright test -c CONFIG …args` with `env` over the server's settings, to its end (test/helpers/playwright-run.ts). */
+const playwright = (env: Record<string, string>, args: string[] = []) =>
+  runPlaywright(CONFIG, scratch, { PETSTORE_URL: url, PETSTORE_ADMIN_TOKEN: ADMIN_TOKEN, PETSTORE_WORLD: '', ...env }, args);
 
 /** The sandboxes open on the server. */
 async function openSandboxes(): Promise<unknown[]> {
@@ -107,11 +60,11 @@ async function openSandboxes(): Promise<unknown[]> {
 }
 
 /** A run's counts and time, as the suite prints them. */
-const summary = (what: string, { expected, unexpected, duration }: Stats) =>
+const summary = (what: string, { expected, unexpected, duration }: PlaywrightStats) =>
   `Playwright, ${what}: ${expected} as expected, ${unexpected} failed, in ${(duration / 1000).toFixed(1)} s`;
 
 /** A run's failures, one line each, for an assertion's message. */
-const failures = (tests: readonly Outcome[]) =>
+const failures = (tests: readonly PlaywrightOutcome[]) =>
   tests
     .filter((test) => test.status !== 'passed')
     .map((test) => `${test.title}: ${test.error.split('\n')[0]}`)
@@ -119,9 +72,9 @@ const failures = (tests: readonly Outcome[]) =>
 
 describe.sequential('a Playwright project with a sandbox per test, four workers in parallel', () => {
   it.each([1, 2, 3])('passes every one of its 25 tests, and leaves no sandbox open (run %i of 3)', { timeout: RUN_TIMEOUT_MS }, async (run) => {
-    const { code, stats, tests, output } = await playwright({});
+    const { code, stats, tests, why } = await playwright({});
     console.log(summary(`sandbox per test, run ${run} of 3`, stats));
-    expect(stats.unexpected, `${failures(tests)}\n${output}`).toBe(0);
+    expect(stats.unexpected, why).toBe(0);
     expect([code, stats.expected, stats.flaky, stats.skipped]).toEqual([0, 25, 0, 0]);
     expect(tests.length).toBe(25);
     // The one test that fails on purpose (test.fail) had its sandbox deleted too.
