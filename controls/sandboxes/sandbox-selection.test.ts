@@ -93,6 +93,15 @@ describe('a request carrying a selector', () => {
     }
   });
 
+  it('of no open sandbox answers HEAD with the 404 and no body, as a Response of the host\u2019s class', async () => {
+    const { sandboxes } = registry();
+    class HostResponse extends Response {}
+    const handle = sandboxes.route(async () => new Response(null, { status: 299 }));
+    const head = new Request('http://api.test/v1/pets', { method: 'HEAD', headers: { authorization: `Bearer ${MAIN_KEY}`, 'petstore-sandbox': 'pssel_gone' } });
+    const response = await handle(head, { ...IN_PROCESS, ResponseClass: HostResponse });
+    expect([response.status, response instanceof HostResponse, await response.text()]).toEqual([404, true, '']);
+  });
+
   it('keeps its sandbox alive; a forged one keeps none', async () => {
     const { sandboxes, call, advance } = registry();
     const { id, selector } = sandboxes.open()!;
@@ -124,5 +133,13 @@ describe('the selector, a secret', () => {
     expect(byHeader!.requestHeaders['petstore-sandbox']).toBe('[redacted]');
     expect(byBaggage!.requestHeaders.baggage).toBe('userId=7, petstore.sandbox=[redacted]');
     expect(JSON.stringify(controls.requests)).not.toContain(selector.slice(6));
+  });
+
+  it('sees the main world\u2019s key a request brought to the sandbox written [redacted] in its journal', async () => {
+    const { sandboxes, call } = registry();
+    const { selector, controls } = sandboxes.open()!;
+    await call({ 'petstore-sandbox': selector });
+    expect(controls.requests[0]!.requestHeaders.authorization).toBe('Bearer [redacted]');
+    expect(JSON.stringify(controls.requests)).not.toContain(MAIN_KEY);
   });
 });

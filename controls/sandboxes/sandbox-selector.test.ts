@@ -31,6 +31,16 @@ describe('selectorOf', () => {
     expect(of({ baggage: 'petstore.sandbox=pssel_%E0%A4%A' })).toBe('pssel_%E0%A4%A');
   });
 
+  it('trims any run of spaces and tabs around the key and the value, and nothing inside them', () => {
+    expect(of({ baggage: ' \t petstore.sandbox \t =  \tpssel_abc \t ;p=1' })).toBe('pssel_abc');
+    expect(of({ baggage: 'petstore .sandbox=pssel_abc' })).toBeUndefined();
+    expect(of({ baggage: 'petstore.sandbox=pssel_a%20b' })).toBe('pssel_a b');
+  });
+
+  it('takes no member without "=", even one whose name starts with petstore.sandbox', () => {
+    expect(of({ baggage: 'petstore.sandboxX, a=1' })).toBeUndefined();
+  });
+
   it('prefers Petstore-Sandbox to baggage', () => {
     expect(of({ 'petstore-sandbox': 'pssel_header', baggage: 'petstore.sandbox=pssel_baggage' })).toBe('pssel_header');
   });

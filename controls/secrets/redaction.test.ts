@@ -231,6 +231,13 @@ describe('redactSecrets, its patterns made afresh', () => {
     expect(none.cutShort(`k=${encoded(SANDBOX.slice(0, 20)).join('')}%5`)).toBe('k=[redacted]');
   });
 
+  it('replaces a sandbox selector percent-encoded whole, and leaves one whose secret is a character short', async () => {
+    const none = (await fresh()).redactSecrets([]);
+    const selector = `pssel_${'Zz9_-'.repeat(6)}qr`;
+    expect(none(`s=${encoded(selector).join('')}`)).toBe('s=[redacted]');
+    expect(none(`s=${selector.slice(0, -1)}`)).toBe(`s=${selector.slice(0, -1)}`);
+  });
+
   it('replaces a key, whole or cut, in a UTF-16 text read as UTF-8', async () => {
     const redact = (await fresh()).redactSecrets([KEY]);
     const utf16 = (text: string) => [...text].map((c) => `${c}\0`).join('');
