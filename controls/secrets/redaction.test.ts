@@ -231,6 +231,12 @@ describe('redactSecrets, its patterns made afresh', () => {
     expect(none.cutShort(`k=${encoded(SANDBOX.slice(0, 20)).join('')}%5`)).toBe('k=[redacted]');
   });
 
+  it('cut short, searches 24 characters for each of the longest sandbox key\u2019s (57) from the end, the length made afresh', async () => {
+    // 63 characters for each of twenty: within 24 × 57 of the end, not within 24 × 54.
+    const spelled = encoded(TOKEN.slice(0, 20)).map((spelling) => spelling.replace('%', `%${'25'.repeat(30)}`));
+    expect((await fresh()).redactSecrets([KEY, TOKEN]).cutShort(`t=${spelled.join('')}`)).toBe('t=[redacted]');
+  });
+
   it('replaces a sandbox selector percent-encoded whole, and leaves one whose secret is a character short', async () => {
     const none = (await fresh()).redactSecrets([]);
     const selector = `pssel_${'Zz9_-'.repeat(6)}qr`;
