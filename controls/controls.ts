@@ -45,11 +45,6 @@ export interface ControlSettings {
   readonly kept?: { readonly storage?: PetStorage; readonly limitStore?: LimitStore };
   /** The count of pets all worlds share (pet-budget.ts); a reset gives this world's back. Memory storage only: not with `kept.storage`. */
   readonly petBudget?: PetBudget;
-  /**
-   * Other worlds' secrets, redacted in this world's journal as its own keys are: the main world's
-   * keys in a sandbox's. A list made by `liveSecrets()` (redaction.ts) is read anew when it changes.
-   */
-  readonly secrets?: Iterable<string>;
 }
 
 /** A store's controls: what the test kit exposes and the admin API serves. */
@@ -81,23 +76,15 @@ export interface Controls {
 }
 
 /** Controls over a store kept in memory. */
-export function createControls({
-  config,
-  clock,
-  standingFaults = [],
-  journalSize = 10_000,
-  journalBudget,
-  kept = {},
-  petBudget,
-  secrets = [],
-}: ControlSettings): Controls {
+export function createControls({ config, clock, standingFaults = [], journalSize = 10_000, journalBudget, kept = {}, petBudget }: ControlSettings): Controls {
   // A 429 fault tells the caller's plan, as a real refusal does.
   let randomSeed: number | undefined;
   let random = Math.random;
   const faults = createFaults({ random: () => random(), quotaHeaders: refusalQuotaHeaders(config.apiKeys, clock.now) });
   const journal = createJournal(journalSize, journalBudget);
-  // Redacted by their shape, sandbox keys need no list: only the world's keys, the admin token and the other worlds' secrets are named.
-  const redact = redactSecrets(config.apiKeys.keys(), config.admin ? [config.admin.token] : [], secrets);
+  // Redacted by their shape, sandbox keys and selectors need no list: only the world's keys (a
+  // sandbox's include the main world's, which a request may bring) and the admin token are named.
+  const redact = redactSecrets(config.apiKeys.keys(), config.admin ? [config.admin.token] : []);
   let generation = 0;
   let storage: PetStorage;
   let bounded: BoundedStorage | undefined;

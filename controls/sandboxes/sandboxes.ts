@@ -112,7 +112,6 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
   const entries = new Map<string, Entry>();
   /** Each open sandbox's id by its selector. */
   const bySelector = new Map<string, string>();
-  const mainKeys = [...config.apiKeys.keys()];
   const seen = (entry: Entry): Sandbox => ({ ...entry.sandbox, lastUsedAt: entry.lastUsedAt });
 
   const forget = (id: string) => {
@@ -178,8 +177,6 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
         // The main world's keys too, on their plans: a request with the selector may carry one,
         // and only such a request reaches the sandbox with it. Counted here, never in the main world.
         config: { ...config, apiKeys: new Map([...config.apiKeys, ...plans]) },
-        // The main world's keys are secrets here too: a client may send one to a sandbox.
-        secrets: mainKeys,
         clock: clock(),
         ...(journalSize && { journalSize }),
         ...(journalBudget && { journalBudget }),

@@ -1,6 +1,6 @@
 /** Redaction: every spelling of a configured key, of any sandbox key and of the admin token becomes [redacted], and text without one is left as it came. */
 import { describe, expect, it } from 'vitest';
-import { liveSecrets, redactSecrets } from './redaction.ts';
+import { redactSecrets } from './redaction.ts';
 
 const KEY = 'my-key-0123';
 const TOKEN = 'admin-token-0123456789';
@@ -111,16 +111,6 @@ describe('redactSecrets', () => {
     expect(redact.cutShort('{"name":"Rex')).toBe('{"name":"Rex');
   });
 
-  it('sees each change of a live list of secrets, beside the fixed ones', () => {
-    const live = liveSecrets();
-    const redactLive = redactSecrets([KEY], live);
-    expect(redactLive(`a=${KEY}&b=selector-0123456789`)).toBe('a=[redacted]&b=selector-0123456789');
-    live.add('selector-0123456789');
-    expect(redactLive(`a=${KEY}&b=selector-0123456789`)).toBe('a=[redacted]&b=[redacted]');
-    live.delete('selector-0123456789');
-    expect(redactLive('b=selector-0123456789')).toBe('b=selector-0123456789');
-  });
-
   it('gives back the very same text when it is shorter than every secret, without searching it', () => {
     const path = '/v1/pets?limit=2';
     expect(redact(path)).toBe(path);
@@ -194,19 +184,6 @@ describe('redactSecrets, at the edges of what it finds', () => {
   });
 });
 
-describe('liveSecrets', () => {
-  it('moves its version on at each change only: a secret added again or an absent one deleted changes nothing', () => {
-    const live = liveSecrets();
-    live.add('selector-0123456789');
-    live.add('selector-0123456789');
-    expect([live.version, [...live]]).toEqual([1, ['selector-0123456789']]);
-    live.delete('other-0123456789');
-    expect(live.version).toBe(1);
-    live.delete('selector-0123456789');
-    expect([live.version, [...live]]).toEqual([2, []]);
-  });
-});
-
 /**
  * The module loaded anew, for what it makes once per load (the sandbox keys' patterns): Stryker,
  * running files without isolation, changes the code between runs of one process.
@@ -249,16 +226,6 @@ describe('redactSecrets, its patterns made afresh', () => {
     const utf16 = (text: string) => [...text].map((c) => `${c}\0`).join('');
     expect(redact(utf16(`{"k":"${KEY}"}`)).replaceAll('\0', '')).toBe('{"k":"[redacted]"}');
     expect(redact.cutShort(utf16(`{"k":"${KEY.slice(0, 6)}`)).replaceAll('\0', '')).toBe('{"k":"[redacted]');
-  });
-
-  it('reads the secrets a live list holds when the redactor is made, and forgets one deleted from it', async () => {
-    const { liveSecrets: live, redactSecrets: redactWith } = await fresh();
-    const selectors = live();
-    selectors.add('selector-0123456789');
-    const redact = redactWith([KEY], selectors);
-    expect(redact(`a=${KEY}&b=selector-0123456789`)).toBe('a=[redacted]&b=[redacted]');
-    selectors.delete('selector-0123456789');
-    expect(redact('b=selector-0123456789')).toBe('b=selector-0123456789');
   });
 
   it('takes nothing else for a character of a secret: not `\\/`, which stands for a slash only', async () => {

@@ -26,41 +26,6 @@ export interface Redactor {
   cutShort(text: string): string;
 }
 
-/**
- * A list of secrets that changes (a sandbox's selectors, which come and go): a redactor built over
- * it sees each change, rebuilding its pattern when `version` has moved.
- *
- * @example
- * const live = liveSecrets();
- * const redact = redactSecrets(['my-key-0123'], live);
- * live.add('selector-0123456789'); // redacted from the next call on
- */
-export interface LiveSecrets extends Iterable<string> {
-  /** Moves on at every change. */
-  readonly version: number;
-  add(secret: string): void;
-  delete(secret: string): void;
-}
-
-/**
- * An empty {@link LiveSecrets}.
- *
- * @example
- * const live = liveSecrets();
- */
-export function liveSecrets(): LiveSecrets {
-  const secrets = new Set<string>();
-  let version = 0;
-  return {
-    get version() {
-      return version;
-    },
-    add: (secret) => void (secrets.has(secret) || (secrets.add(secret), version++)),
-    delete: (secret) => void (secrets.delete(secret) && version++),
-    [Symbol.iterator]: () => secrets.values(),
-  };
-}
-
 const UTF8 = new TextEncoder();
 
 /** `value` as `digits` hex digits, each letter in either case (`%2f` and `%2F` are one byte). */
@@ -230,42 +195,28 @@ const cutAt = (text: string, length: number) => `${text.slice(0, text.length - l
 /**
  * A {@link Redactor} of every spelling of each of `lists`' secrets (typed in any letter case, with
  * any of its characters percent-encoded once or more or JSON-escaped, between NULs as UTF-16 read
- * as UTF-8, or inside base64) and of any sandbox key. Empty secrets are ignored; a list that is a
- * {@link LiveSecrets} is read anew when it changes.
+ * as UTF-8, or inside base64) and of any sandbox key or selector. Empty secrets are ignored.
  *
  * @example
  * const redact = redactSecrets(['my-key-0123', 'admin-token-0123456789']);
  * redact('/v1/pets?key=my%2Dkey-0123'); // '/v1/pets?key=[redacted]'
  */
 export function redactSecrets(...lists: Iterable<string>[]): Redactor {
-  const live = lists.filter((list): list is LiveSecrets => typeof (list as Partial<LiveSecrets>).version === 'number');
-  const fixed = lists.filter((list) => !live.includes(list as LiveSecrets)).flatMap((list) => [...list]);
-  const versionOf = () => live.reduce((sum, list) => sum + list.version, 0);
-  let version = versionOf();
-  let compiled = compile([...fixed, ...live.flatMap((list) => [...list])]);
-  const current = () => {
-    if (live.length > 0 && versionOf() !== version) {
-      version = versionOf();
-      compiled = compile([...fixed, ...live.flatMap((list) => [...list])]);
-    }
-    return compiled;
-  };
+  const compiled = compile(lists.flatMap((list) => [...list]));
   // A secret inside base64 is found by decoding the run: the whole run goes, as it carried the secret.
   const carries = (run: string) => decodings(run).some((text) => compiled.typed.test(text));
 
   const redact = (text: string) => {
-    const patterns = current();
-    if (text.length < patterns.shortest) return text;
-    return replaceRuns(replaced(patterns, text), patterns.run, carries, REDACTED);
+    if (text.length < compiled.shortest) return text;
+    return replaceRuns(replaced(compiled, text), compiled.run, carries, REDACTED);
   };
   const cutShort = (text: string) => {
-    const patterns = current();
     const redacted = redact(text);
-    const start = startAtEnd(patterns, redacted);
+    const start = startAtEnd(compiled, redacted);
     if (start) return cutAt(redacted, start[0].length);
     // A cut credential (`Basic dXNlcjpteS1r`): its run decodes to a text that ends with the start of a secret.
     const run = lastRun(redacted);
-    const cutInside = run.length >= 8 && decodings(run).some((decoded) => (startAtEnd(patterns, decoded)?.[0].length ?? 0) >= 3);
+    const cutInside = run.length >= 8 && decodings(run).some((decoded) => (startAtEnd(compiled, decoded)?.[0].length ?? 0) >= 3);
     return cutInside ? cutAt(redacted, run.length) : redacted;
   };
   return Object.assign(redact, { cutShort });
