@@ -209,8 +209,8 @@ describe('redactSecrets, its patterns made afresh', () => {
   });
 
   it('cut short, searches 24 characters for each of the longest sandbox key\u2019s (57) from the end, the length made afresh', async () => {
-    // 63 characters for each of twenty: within 24 × 57 of the end, not within 24 × 54.
-    const spelled = encoded(TOKEN.slice(0, 20)).map((spelling) => spelling.replace('%', `%${'25'.repeat(30)}`));
+    // 67 characters for each of twenty (1,340): within 24 × 57 (1,368) of the end, not within 24 × 55 (1,320).
+    const spelled = encoded(TOKEN.slice(0, 20)).map((spelling) => spelling.replace('%', `%${'25'.repeat(32)}`));
     expect((await fresh()).redactSecrets([KEY, TOKEN]).cutShort(`t=${spelled.join('')}`)).toBe('t=[redacted]');
   });
 
