@@ -32,43 +32,32 @@ const oversizedPost = requestHead([
   'Content-Length: 1000000000',
 ]);
 
+/** The uploads refused while they arrive: what each sends first, and the Error it must still read. */
+const REFUSED: [string, string, number, string][] = [
+  ['uploading 1 GB to POST /pets read its JSON 413 with Connection: close', oversizedPost, 413, 'payload_too_large'],
+  [
+    'uploading to /healthz, which reads no body, read its JSON 413',
+    requestHead(['GET /healthz HTTP/1.1', 'Host: x', 'Content-Length: 1000000000']),
+    413,
+    'payload_too_large',
+  ],
+  [
+    // "xx…" where a chunk size belongs: the parser fails on the first chunk, and the rest keeps coming.
+    'whose chunked upload breaks off into bad framing read its JSON 400',
+    requestHead(['POST /v1/pets HTTP/1.1', 'Host: x', `Authorization: Bearer ${KEY}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked']),
+    400,
+    'invalid_request',
+  ],
+];
+
 describe('serve() closing a connection on a client still sending', () => {
-  it('lets each of 20 clients uploading 1 GB to POST /pets read its JSON 413 with Connection: close', async () => {
+  it.each(REFUSED)('lets each of 20 clients %s', async (_title, head, status, code) => {
     const server = await startServer();
     const origin = new URL(server.url).origin;
-    for (let i = 0; i < 20; i++) {
-      const responses = await upload(origin, oversizedPost, 'answered');
-      expect(responses).toHaveLength(1);
-      expectRawError(responses[0], 413, 'payload_too_large');
-    }
-  });
-
-  it('lets each of 20 clients uploading to /healthz, which reads no body, read its JSON 413', async () => {
-    const server = await startServer();
-    const origin = new URL(server.url).origin;
-    const head = requestHead(['GET /healthz HTTP/1.1', 'Host: x', 'Content-Length: 1000000000']);
     for (let i = 0; i < 20; i++) {
       const responses = await upload(origin, head, 'answered');
       expect(responses).toHaveLength(1);
-      expectRawError(responses[0], 413, 'payload_too_large');
-    }
-  });
-
-  it('lets each of 20 clients whose chunked upload breaks off into bad framing read its JSON 400', async () => {
-    const server = await startServer();
-    const origin = new URL(server.url).origin;
-    const head = requestHead([
-      'POST /v1/pets HTTP/1.1',
-      'Host: x',
-      `Authorization: Bearer ${KEY}`,
-      'Content-Type: application/json',
-      'Transfer-Encoding: chunked',
-    ]);
-    for (let i = 0; i < 20; i++) {
-      // "xx…" where a chunk size belongs: the parser fails on the first chunk, and the rest keeps coming.
-      const responses = await upload(origin, head, 'answered');
-      expect(responses).toHaveLength(1);
-      expectRawError(responses[0], 400, 'invalid_request');
+      expectRawError(responses[0], status, code);
     }
   });
 
