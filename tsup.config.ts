@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { tokenizer } from 'acorn';
 import { transform } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
+import { dashboardEsbuildPlugin } from './scripts/dashboard-assets.ts';
 
 /** One public entry as package.json's `exports` lists it: the source it is built from and its name under dist/. */
 interface Entry {
@@ -44,6 +45,8 @@ const library: Options = {
   sourcemap: false,
   minifySyntax: true,
   define,
+  // The admin API serves the dashboard from strings: its client, bundled now (scripts/dashboard-assets.ts).
+  esbuildPlugins: [dashboardEsbuildPlugin()],
 };
 
 /** Code for browsers: one file with every dependency in it, minified. */
@@ -104,6 +107,7 @@ const startOnly: Options = {
   platform: 'node',
   silent: true,
   define,
+  esbuildPlugins: [dashboardEsbuildPlugin()],
 };
 
 /**

@@ -26,6 +26,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { dashboardVitePlugin } from './scripts/dashboard-assets.ts';
 import { PROJECT_FOLDERS, type ProjectName } from './test/helpers/projects.ts';
 import { IN_CI, missingParts, PART_NAMES, PARTS } from './test/helpers/system-parts.ts';
 
@@ -50,6 +51,8 @@ const timed = { sequence: { groupOrder: 1 } };
 const withPostgres = { globalSetup: ['test/helpers/postgres-setup.ts'], setupFiles: ['test/contract/record.ts'] };
 
 export default defineConfig({
+  // The admin API's dashboard as the build makes it, from the client's sources as they are now.
+  plugins: [dashboardVitePlugin()],
   test: {
     testTimeout: 20_000,
     exclude: EXCLUDE,
