@@ -1,0 +1,128 @@
+/** Server-Sent Events read with fetch and a reader (EventSource cannot send a bearer header): the parser, and a follower that reconnects with backoff. */
+import { adminFetch, AdminRefusal } from './admin-fetch.ts';
+
+/**
+ * One event of a `text/event-stream`: its `event:` name (`message` when it names none) and its
+ * `data:` lines joined with newlines. Comments (heartbeats) are no events.
+ *
+ * @example
+ * const event: StreamEvent = { event: 'exchange', data: '{"sandbox":null,"exchange":{}}' };
+ */
+export interface StreamEvent {
+  readonly event: string;
+  readonly data: string;
+}
+
+/** One event's block of lines as the event it names, or none for a block of comments only. */
+function eventOf(block: string): StreamEvent | undefined {
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split(/\r\n|\r|\n/)) {
+    if (line === '' || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    // One space after the colon belongs to the syntax, not the value (the WHATWG event-stream rules).
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  }
+  return data.length === 0 ? undefined : { event, data: data.join('\n') };
+}
+
+/**
+ * The whole events at the start of `text` (each ends at a blank line), and the text after them
+ * that is not yet a whole event, to be read again with what comes next.
+ *
+ * @example
+ * parseEventStream('event: exchange\ndata: {}\n\n: heartbeat\n\nda'); // { events: [{ event: 'exchange', data: '{}' }], rest: 'da' }
+ */
+export function parseEventStream(text: string): { events: StreamEvent[]; rest: string } {
+  const events: StreamEvent[] = [];
+  const blocks = text.split(/\r\n\r\n|\n\n|\r\r/);
+  const rest = blocks.pop()!;
+  for (const block of blocks) {
+    const event = eventOf(block);
+    if (event) events.push(event);
+  }
+  return { events, rest };
+}
+
+/**
+ * How long to wait before connecting again after `failures` connections in a row that got nothing:
+ * half a second, doubling, at most 30 s.
+ *
+ * @example
+ * retryDelayMs(0); // 250: a working stream that ended (an overflow) is followed again almost at once
+ */
+export function retryDelayMs(failures: number): number {
+  return failures === 0 ? 250 : Math.min(30_000, 500 * 2 ** (failures - 1));
+}
+
+/**
+ * What a followed stream is doing: connecting, open, waiting to retry, or refused (a wrong token:
+ * following stops, as a retry would only count another wrong guess against the ban).
+ *
+ * @example
+ * const state: StreamState = 'live';
+ */
+export type StreamState = 'connecting' | 'live' | 'retrying' | 'refused';
+
+/** What {@link followEvents} tells its caller. */
+export interface StreamListener {
+  /** The stream is open (again): what was missed while it was not must be fetched anew. */
+  readonly onOpen: () => void;
+  readonly onEvent: (event: StreamEvent) => void;
+  readonly onState: (state: StreamState, refusal?: AdminRefusal) => void;
+}
+
+/** Reads one connection's events until it ends; whether it got any bytes at all. */
+async function readEvents(response: Response, signal: AbortSignal, listener: StreamListener): Promise<boolean> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+  let got = false;
+  let pending = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || signal.aborted) return got;
+    got = true;
+    const { events, rest } = parseEventStream(pending + value);
+    pending = rest;
+    for (const event of events) listener.onEvent(event);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * Follows the admin event stream at `path` until `signal` aborts or the token is refused:
+ * reconnects when the stream ends (the server's `overflow`, a restart, a lost connection), sooner
+ * after one that worked, later after each that did not.
+ *
+ * @example
+ * followEvents('requests/events', controller.signal, { onOpen: reload, onEvent: show, onState: setState });
+ */
+export async function followEvents(path: string, signal: AbortSignal, listener: StreamListener): Promise<void> {
+  let failures = 0;
+  while (!signal.aborted) {
+    listener.onState('connecting');
+    let got = false;
+    try {
+      const response = await adminFetch(path, { signal, headers: { accept: 'text/event-stream' } });
+      listener.onState('live');
+      listener.onOpen();
+      got = await readEvents(response, signal, listener);
+    } catch (failure) {
+      if (signal.aborted) return;
+      if (failure instanceof AdminRefusal && (failure.status === 401 || failure.status === 429)) return listener.onState('refused', failure);
+    }
+    failures = got ? 0 : failures + 1;
+    if (signal.aborted) return;
+    listener.onState('retrying');
+    await pause(retryDelayMs(failures), signal);
+  }
+}
