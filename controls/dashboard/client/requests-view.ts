@@ -51,7 +51,7 @@ export function RequestsView({ journal, worlds }: { journal: LiveJournal; worlds
 
   return html`<section class="requests" aria-labelledby="requests-title">
     <h2 id="requests-title">Requests</h2>
-    <p class=${`live ${journal.state}`} role="status">${STATE_TEXT[journal.state]}</p>
+    <p class=${`live state-${journal.state}`} role="status">${STATE_TEXT[journal.state]}</p>
     <form class="filters" aria-label="Filter requests" onSubmit=${(event: Event) => event.preventDefault()}>
       <label>Method <select value=${filter.method} onChange=${set('method')}>
         <option value="">any</option>
