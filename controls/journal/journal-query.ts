@@ -3,6 +3,7 @@ import { parseInput } from '../../src/index.ts';
 import { matching, type RecordedExchange, type RequestMatcher } from './journal.ts';
 import { timeOf } from '../clock/clock-schemas.ts';
 import { JournalQuerySchema, type JournalQuery } from './journal-schemas.ts';
+import { jsonChunks } from './json-chunks.ts';
 
 /**
  * Which exchanges a journal query is about: `verify()`'s matcher (`path` exact), and the store's
@@ -72,30 +73,13 @@ export function countMatching(requests: readonly RecordedExchange[], filter: Jou
   return exchangesMatching(requests, filter).length;
 }
 
-/** About how many bytes of the JSON array each chunk of {@link exchangesJson} holds: a few dozen exchanges. */
-const CHUNK_UNITS = 64 * 1024;
-
-const ENCODER = new TextEncoder();
-
 /**
- * `exchanges` as a JSON array, made a chunk at a time as the client reads it: a full journal (16
- * MiB and more) is never one string, which V8 caps (about 512 M units) and which would double the
- * memory it takes while it is sent. The array given is a snapshot; the exchanges are never changed.
+ * `exchanges` as a JSON array, made a chunk at a time as the client reads it ({@link jsonChunks}):
+ * a full journal (16 MiB and more) is never one string.
  *
  * @example
  * const reply: Reply = { status: 200, stream: () => exchangesJson(exchangesMatching(controls.requests, filter)) };
  */
 export function exchangesJson(exchanges: readonly RecordedExchange[]): ReadableStream<Uint8Array> {
-  let next = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (next === exchanges.length && next > 0) return controller.close();
-      let text = next === 0 ? '[' : '';
-      while (next < exchanges.length && text.length < CHUNK_UNITS) text += `${next === 0 ? '' : ','}${JSON.stringify(exchanges[next++])}`;
-      if (next === exchanges.length) text += ']';
-      controller.enqueue(ENCODER.encode(text));
-      // An empty array is whole in its first chunk.
-      if (exchanges.length === 0) controller.close();
-    },
-  });
+  return jsonChunks('[', exchanges, (exchange) => JSON.stringify(exchange), ']');
 }
