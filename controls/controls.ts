@@ -45,6 +45,8 @@ export interface ControlSettings {
   readonly kept?: { readonly storage?: PetStorage; readonly limitStore?: LimitStore };
   /** The count of pets all worlds share (pet-budget.ts); a reset gives this world's back. Memory storage only: not with `kept.storage`. */
   readonly petBudget?: PetBudget;
+  /** Told each exchange once it is journaled (the admin API's live feed). */
+  readonly onRecord?: (exchange: RecordedExchange) => void;
 }
 
 /** A store's controls: what the test kit exposes and the admin API serves. */
@@ -76,7 +78,16 @@ export interface Controls {
 }
 
 /** Controls over a store kept in memory. */
-export function createControls({ config, clock, standingFaults = [], journalSize = 10_000, journalBudget, kept = {}, petBudget }: ControlSettings): Controls {
+export function createControls({
+  config,
+  clock,
+  standingFaults = [],
+  journalSize = 10_000,
+  journalBudget,
+  kept = {},
+  petBudget,
+  onRecord,
+}: ControlSettings): Controls {
   // A 429 fault tells the caller's plan, as a real refusal does.
   let randomSeed: number | undefined;
   let random = Math.random;
@@ -122,7 +133,10 @@ export function createControls({ config, clock, standingFaults = [], journalSize
     // A refusal's body is left unread: the flood a keyless caller can send keeps none of its uploads.
     const requestBody = REFUSED_STATUSES.has(response.status) ? unreadBody(request) : await tap.kept();
     const exchange = await recordedExchange({ request, requestBody, response, ms, now: clock.now(), redact });
-    if (generation === arrivedIn) journal.record(exchange);
+    if (generation === arrivedIn) {
+      journal.record(exchange);
+      onRecord?.(exchange);
+    }
     return response;
   };
 

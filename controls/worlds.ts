@@ -3,6 +3,7 @@ import { ADMIN_BOUNDS, type Handle, type LimitStore, type PetStorage, type Resol
 import type { ManualClock } from './clock/clock.ts';
 import { createControls, type Controls } from './controls.ts';
 import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from './faults/faults.ts';
+import type { RecordedExchange } from './journal/journal.ts';
 import { journalBudget } from './journal/journal-memory.ts';
 import { createPetBudget } from './pets/pet-budget.ts';
 import { createSandboxes, type Sandboxes } from './sandboxes/sandboxes.ts';
@@ -46,6 +47,8 @@ interface WorldSettings {
   readonly bounds: ControlBounds;
   /** The main world's stores kept across resets (the service worker's IndexedDB), else fresh memory ones. */
   readonly kept?: { readonly storage?: PetStorage; readonly limitStore?: LimitStore };
+  /** Told each exchange any world journals: the sandbox's id, `null` for the main world's (the admin API's live feed). */
+  readonly onRecord?: (sandbox: string | null, exchange: RecordedExchange) => void;
 }
 
 /**
@@ -54,13 +57,22 @@ interface WorldSettings {
  * @example
  * const { main, sandboxes, handle } = createWorlds({ config, clock, sandboxClock: () => manualClock(), realNow: Date.now, standingFaults: [], bounds: DEFAULT_BOUNDS });
  */
-export function createWorlds({ config, clock, sandboxClock, realNow, standingFaults, bounds, kept }: WorldSettings): Worlds {
+export function createWorlds({ config, clock, sandboxClock, realNow, standingFaults, bounds, kept, onRecord }: WorldSettings): Worlds {
   const journalSize = bounds.journal;
   // One budget for every world's journal: a flood in any of them evicts the oldest exchanges anywhere.
   const budget = journalBudget(bounds.journalMiB * 1024 * 1024);
   // One count for every world's pets: the main world's and each sandbox's, given back when one is reset or deleted.
   const petBudget = createPetBudget(bounds.pets);
-  const main = createControls({ config, clock, standingFaults, journalSize, journalBudget: budget, petBudget, ...(kept && { kept }) });
+  const main = createControls({
+    config,
+    clock,
+    standingFaults,
+    journalSize,
+    journalBudget: budget,
+    petBudget,
+    ...(kept && { kept }),
+    ...(onRecord && { onRecord: (exchange: RecordedExchange) => onRecord(null, exchange) }),
+  });
   const sandboxes = createSandboxes({
     config,
     clock: sandboxClock,
@@ -70,6 +82,7 @@ export function createWorlds({ config, clock, sandboxClock, realNow, standingFau
     journalSize,
     journalBudget: budget,
     petBudget,
+    ...(onRecord && { onRecord }),
   });
   return { main, sandboxes, handle: sandboxes.route(main.handle) };
 }

@@ -2,6 +2,7 @@
 import type { ControlLayers } from '../layers.ts';
 import { manualClock, takeoverClock } from '../clock/clock.ts';
 import { createWorlds, DEFAULT_BOUNDS, withStandingFaults } from '../worlds.ts';
+import { createExchangeFeed } from '../dashboard/exchange-feed.ts';
 import { withAdmin } from './admin.ts';
 
 /**
@@ -13,6 +14,8 @@ import { withAdmin } from './admin.ts';
  */
 export const controlLayers: ControlLayers = {
   controlled(config, clock, standingFaults, bounds = config.admin ?? DEFAULT_BOUNDS) {
+    // Streamed only with the admin API on; without it, nothing is told of an exchange.
+    const feed = config.admin ? createExchangeFeed() : undefined;
     const worlds = createWorlds({
       config,
       clock: clock ?? takeoverClock(config.now),
@@ -22,9 +25,10 @@ export const controlLayers: ControlLayers = {
       realNow: clock ? Date.now : config.now,
       standingFaults,
       bounds,
+      ...(feed && { onRecord: feed.publish }),
     });
     const { main: controls, sandboxes } = worlds;
-    return { controls, sandboxes, handle: config.admin ? withAdmin(worlds, { ...config, admin: config.admin }) : worlds.handle };
+    return { controls, sandboxes, handle: feed ? withAdmin(worlds, { ...config, admin: config.admin! }, feed) : worlds.handle };
   },
   faulty: withStandingFaults,
 };

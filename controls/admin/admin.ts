@@ -25,6 +25,8 @@ import {
 } from '../../src/index.ts';
 import { adminRoutes } from './admin-routes.ts';
 import type { Controls } from '../controls.ts';
+import { pageAnswer } from '../dashboard/dashboard-page.ts';
+import { FEED_PATH, type ExchangeFeed } from '../dashboard/exchange-feed.ts';
 import { noSuchSandbox, sandboxRoutes } from './sandbox-routes.ts';
 import type { Worlds } from '../worlds.ts';
 
@@ -85,9 +87,10 @@ interface AdminTarget {
 
 /**
  * The worlds' handle with the admin API in front of it: requests under `/__admin` (below the mount
- * path) are answered here, never reaching the request path, its faults, limits or journals.
+ * path) are answered here, never reaching the request path, its faults, limits or journals. `feed`
+ * is what the worlds tell each exchange they journal, streamed at `/__admin/requests/events`.
  */
-export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
+export function withAdmin(worlds: Worlds, options: AdminOptions, feed: ExchangeFeed): Handle {
   const {
     admin: { token },
     maxBodyBytes,
@@ -143,11 +146,14 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
     known.add(subject);
   }
 
-  async function answer(request: Request, host: Host, { path: fullPath, mountPath }: AdminTarget): Promise<Reply> {
+  async function answer(request: Request, host: Host, { path: fullPath, mountPath }: AdminTarget): Promise<Reply | Response> {
     const guesser = guesserOf(request, host);
     // A banned caller is refused whatever it sends: otherwise the ban would only tell a guesser which token is right.
     const banned = guesser && (await banOf(guesser));
     if (banned) throw banned;
+    // The dashboard's page needs no token: it asks for it, and holds nothing of the fake backend's.
+    const page = pageAnswer(fullPath, request, host);
+    if (page) return page;
     const authorization = request.headers.get('authorization');
     const given = bearerToken(authorization);
     if (given === undefined || !sameSecret(given, token)) {
@@ -165,6 +171,8 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
       });
     }
     if (guesser) remember(guesser);
+    // Every world's exchanges: the server's stream, not a world's route.
+    if (fullPath === FEED_PATH) return feed.answer(request, host);
     const { routes, path } = routesFor(fullPath, worlds, ofSandboxes);
     const match = matchRoute<(typeof routes)[number]>(routes, path);
     // Named under the host's mount (/api/__admin when mounted at /api), where the client can reach it.
@@ -177,6 +185,8 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
     return operation({ request, params: match.params, body: () => readJson(request, maxBodyBytes, bodyReadByHost(host)) });
   }
 
+  /** A Reply is a plain object of ours; what the dashboard answers (its page, its stream) is a Response already. */
+  const isResponse = (answered: Reply | Response): answered is Response => 'bodyUsed' in answered;
   const respond = (reply: Reply, request: Request, host: Host) => render(reply, { head: request.method === 'HEAD', ResponseClass: host.ResponseClass });
 
   return async (request, host) => {
@@ -193,6 +203,6 @@ export function withAdmin(worlds: Worlds, options: AdminOptions): Handle {
     const reply = await Promise.resolve()
       .then(() => answer(request, host, admin))
       .catch((error: unknown) => errorReply(error, onError));
-    return respond(reply, request, host);
+    return isResponse(reply) ? reply : respond(reply, request, host);
   };
 }

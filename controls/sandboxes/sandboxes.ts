@@ -2,6 +2,7 @@
 import { ApiError, bearerToken, corsHeaders, errorReply, render, withHeaders, type Handle, type Plan, type ResolvedOptions } from '../../src/index.ts';
 import type { ManualClock } from '../clock/clock.ts';
 import { createControls, type Controls } from '../controls.ts';
+import type { RecordedExchange } from '../journal/journal.ts';
 import type { JournalBudget } from '../journal/journal-memory.ts';
 import type { PetBudget } from '../pets/pet-budget.ts';
 import { newSandboxId, newSandboxKeys, newSandboxSelector, SANDBOX_PLANS, sandboxIdOf, type SandboxKeys } from '../secrets/sandbox-keys.ts';
@@ -42,6 +43,8 @@ export interface SandboxSettings {
   readonly journalBudget?: JournalBudget;
   /** The count of pets every world draws on (pet-budget.ts): a sandbox's pets go back to it when the sandbox goes. */
   readonly petBudget?: PetBudget;
+  /** Told each exchange a sandbox journals, with its id. */
+  readonly onRecord?: (sandbox: string, exchange: RecordedExchange) => void;
 }
 
 /**
@@ -107,7 +110,7 @@ interface Entry {
  * const sandboxes = createSandboxes({ config, clock: () => manualClock(), max: 1_000, idleMs: 30 * 60_000, now: Date.now });
  * const handle = sandboxes.route(main.handle); // a sandbox's key reaches its world
  */
-export function createSandboxes({ config, clock, max, idleMs, now, journalSize, journalBudget, petBudget }: SandboxSettings): Sandboxes {
+export function createSandboxes({ config, clock, max, idleMs, now, journalSize, journalBudget, petBudget, onRecord }: SandboxSettings): Sandboxes {
   // Least recently used first: a use moves an entry to the end, so the idle ones are always at the front.
   const entries = new Map<string, Entry>();
   /** Each open sandbox's id by its selector. */
@@ -181,6 +184,7 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
         ...(journalSize && { journalSize }),
         ...(journalBudget && { journalBudget }),
         ...(petBudget && { petBudget }),
+        ...(onRecord && { onRecord: (exchange: RecordedExchange) => onRecord(id, exchange) }),
       });
       const entry: Entry = { sandbox: { id, keys, selector, controls, createdAt: now() }, plans, lastUsedAt: now() };
       entries.set(id, entry);
