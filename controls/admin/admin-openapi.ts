@@ -5,14 +5,14 @@
  */
 import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, ref, withBodyRules } from '../../src/index.ts';
 import { components, getAndHead, jsonSchemaOf, listOf, operation, options, RESPONSE_COMPONENTS, TOO_MANY_PETS } from './admin-openapi-parts.ts';
-import { dashboardPaths } from './dashboard-openapi.ts';
 import { withSandboxes } from './sandbox-openapi.ts';
+import { HAR_SCHEMAS, harPathItem } from './har-openapi.ts';
 import { SeedSchema } from '../pets/seed-schemas.ts';
 import { JournalQuerySchema } from '../journal/journal-schemas.ts';
 
 const DESCRIPTION = [
-  'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal, and a dashboard that shows them at `/__admin/`. ' +
-    'Off unless an admin token is set; every operation but the dashboard\u2019s page and files needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled; ' +
+  'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +
+    'every operation needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled; ' +
     'an address that sends more wrong tokens within one minute than the ban threshold is banned (429 `key_banned` with `Retry-After`), the right token too.',
   'Every path answers HEAD as GET without the body, and OPTIONS with `Allow`; any other method it does not list answers 405 ' +
     '`method_not_allowed` with `Allow` and an Error body, and an unknown admin path 404 `not_found` (401 first without the token). ' +
@@ -43,7 +43,6 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
       { name: 'journal', description: 'The API requests the store received.' },
       { name: 'sandboxes', description: 'Worlds of their own beside the main one, each chosen by its keys; every admin route again for each.' },
       { name: 'document', description: 'This document.' },
-      { name: 'dashboard', description: 'A page that shows the fake backend live, served from the package with no token (the page asks for it).' },
     ],
     paths: withSandboxes({
       '/__admin/reset': {
@@ -148,6 +147,7 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
         }),
         options: options('requestsOptions', 'journal'),
       },
+      '/__admin/requests.har': harPathItem(JOURNAL_FILTERS, FILTERED),
       '/__admin/requests/count': {
         ...getAndHead({
           operationId: 'countRequests',
@@ -187,10 +187,9 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
         options: options('adminOpenApiDocumentOptions', 'document'),
       },
     }),
-    ...dashboardPaths(),
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <admin token>' } },
-      schemas: withBodyRules(components()),
+      schemas: { ...withBodyRules(components()), ...HAR_SCHEMAS },
       responses: RESPONSE_COMPONENTS,
       headers: {
         'WWW-Authenticate': headerObject('RFC 6750 challenge for the admin token.', pattern('^Bearer realm="petstore-admin"$')),

@@ -8,6 +8,7 @@ import type { Controls } from '../controls.ts';
 import type { PendingFault } from '../faults/faults.ts';
 import { verificationFailure } from '../journal/journal.ts';
 import { countMatching, exchangesJson, exchangesMatching, journalFilter } from '../journal/journal-query.ts';
+import { harJson } from '../journal/journal-har.ts';
 import { VerificationSchema } from '../journal/journal-schemas.ts';
 
 /** What an admin operation gets: the request and its already-read JSON body, if it has one. */
@@ -33,7 +34,10 @@ function inJson(fault: PendingFault): PendingFault {
 /** The filter a journal query's string asks for, or its 400. */
 const filterIn = (request: Request) => journalFilter(new URLSearchParams(pathAndQuery(request.url).query));
 
-/** The journal's routes over `controls`: its exchanges and how many, filtered; a verification; clearing it. */
+/** A HAR is saved as a file: a browser that opens the URL offers to download it, under this name. */
+const HAR_HEADERS = { 'Content-Disposition': 'attachment; filename="petstore-requests.har"' };
+
+/** The journal's routes over `controls`: its exchanges (as JSON or HAR) and how many, filtered; a verification; clearing it. */
 function journalRoutes(controls: Controls): { path: string; methods: Partial<Record<string, AdminOperation>> }[] {
   return [
     {
@@ -45,6 +49,15 @@ function journalRoutes(controls: Controls): { path: string; methods: Partial<Rec
           return { status: 200, stream: () => exchangesJson(found) };
         },
         DELETE: () => (controls.clearRequests(), noContent),
+      },
+    },
+    {
+      path: '/requests.har',
+      methods: {
+        GET: ({ request }) => {
+          const found = exchangesMatching(controls.requests, filterIn(request));
+          return { status: 200, headers: HAR_HEADERS, stream: () => harJson(found) };
+        },
       },
     },
     { path: '/requests/count', methods: { GET: ({ request }) => json(200, { count: countMatching(controls.requests, filterIn(request)) }) } },
