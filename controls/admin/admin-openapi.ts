@@ -5,14 +5,15 @@
  */
 import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, ref, withBodyRules } from '../../src/index.ts';
 import { components, getAndHead, jsonSchemaOf, listOf, operation, options, RESPONSE_COMPONENTS, TOO_MANY_PETS } from './admin-openapi-parts.ts';
+import { dashboardPaths } from './dashboard-openapi.ts';
 import { withSandboxes } from './sandbox-openapi.ts';
 import { HAR_SCHEMAS, harPathItem } from './har-openapi.ts';
 import { SeedSchema } from '../pets/seed-schemas.ts';
 import { JournalQuerySchema } from '../journal/journal-schemas.ts';
 
 const DESCRIPTION = [
-  'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal. Off unless an admin token is set; ' +
-    'every operation needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled; ' +
+  'Controls of a petstore-service fake backend: reset, seed, clock, faults and the request journal, and a dashboard that shows them at `/__admin/`. ' +
+    'Off unless an admin token is set; every operation but the dashboard\u2019s page and files needs `Authorization: Bearer <admin token>`. Admin requests are never rate limited, delayed, faulted or journaled; ' +
     'an address that sends more wrong tokens within one minute than the ban threshold is banned (429 `key_banned` with `Retry-After`), the right token too.',
   'Every path answers HEAD as GET without the body, and OPTIONS with `Allow`; any other method it does not list answers 405 ' +
     '`method_not_allowed` with `Allow` and an Error body, and an unknown admin path 404 `not_found` (401 first without the token). ' +
@@ -43,150 +44,154 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
       { name: 'journal', description: 'The API requests the store received.' },
       { name: 'sandboxes', description: 'Worlds of their own beside the main one, each chosen by its keys; every admin route again for each.' },
       { name: 'document', description: 'This document.' },
+      { name: 'dashboard', description: 'A page that shows the fake backend live, served from the package with no token (the page asks for it).' },
     ],
-    paths: withSandboxes({
-      '/__admin/reset': {
-        post: operation({
-          operationId: 'resetStore',
-          tag: 'store',
-          summary: 'Start over.',
-          description:
-            'Pets, ids, counters, bans, idempotency keys, faults and the journal start over; faults from the command\u2019s `--delay` and ' +
-            '`--fail-rate` come back. Requests a fault is holding end with a 503 and store nothing.',
-          success: [204, 'Done.'],
-        }),
-        options: options('resetStoreOptions', 'store'),
-      },
-      '/__admin/seed': {
-        post: operation({
-          operationId: 'seedPets',
-          tag: 'store',
-          summary: 'Store pets.',
-          description:
-            'Each pet is validated like a POST /pets body; one invalid pet (named in `details` by its 0-based index) stores none. ' +
-            '`{"generate": {"count": 25, "seed": 7}}` stores generated pets instead: the same for the same count and seed, in every runtime.',
-          body: { schema: jsonSchemaOf(SeedSchema), description: 'Pets without ids, or pets to generate.' },
-          success: [201, 'The stored pets with their ids.', listOf('Pet')],
-          others: { 507: TOO_MANY_PETS },
-        }),
-        options: options('seedPetsOptions', 'store'),
-      },
-      '/__admin/pets': {
-        ...getAndHead({
-          operationId: 'listAllPets',
-          tag: 'store',
-          summary: 'Every stored pet.',
-          description: 'In id order, all at once: no paging, no quota.',
-          success: [200, 'Every pet.', listOf('Pet')],
-        }),
-        options: options('listAllPetsOptions', 'store'),
-      },
-      '/__admin/clock': {
-        ...getAndHead({
-          operationId: 'getClock',
-          tag: 'clock',
-          summary: 'The store\u2019s time.',
-          description: 'Real time until the clock is first moved; from then on it stands still but when moved.',
-          success: [200, 'The store\u2019s time now.', ref('schemas', 'ClockTime')],
-        }),
-        post: operation({
-          operationId: 'moveClock',
-          tag: 'clock',
-          summary: 'Move the clock by hand.',
-          description:
-            'From then on it stands still but when moved; rate windows, bans and the sunset date follow it. It stays within the Date range ' +
-            '(-271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z): `set` past it is a 400 naming the range, and `advanceMs` past its end ' +
-            'stops the clock there.',
-          body: { schema: ref('schemas', 'ClockChange'), description: '{"advanceMs": n} or {"set": "<ISO date>"}.' },
-          success: [200, 'The store\u2019s time after the move.', ref('schemas', 'ClockTime')],
-        }),
-        options: options('clockOptions', 'clock'),
-      },
-      '/__admin/faults': {
-        ...getAndHead({
-          operationId: 'listFaults',
-          tag: 'faults',
-          summary: 'Faults that can still apply.',
-          description: 'Oldest first, each with its id and how many requests it has left.',
-          success: [200, 'Pending faults.', listOf('PendingFault')],
-        }),
-        post: operation({
-          operationId: 'injectFault',
-          tag: 'faults',
-          summary: 'Inject a fault.',
-          description: 'It applies to the next matching API requests, in front of everything else the API does.',
-          body: { schema: ref('schemas', 'FaultRule'), description: 'The fault.' },
-          success: [201, 'Its id.', ref('schemas', 'InjectedFault')],
-        }),
-        delete: operation({
-          operationId: 'clearFaults',
-          tag: 'faults',
-          summary: 'Remove every fault.',
-          description: 'The command\u2019s `--delay` and `--fail-rate` faults included, until the next reset.',
-          success: [204, 'Done.'],
-        }),
-        options: options('faultsOptions', 'faults'),
-      },
-      '/__admin/requests': {
-        ...getAndHead({
-          operationId: 'listRequests',
-          tag: 'journal',
-          summary: 'The journal.',
-          description:
-            'API requests since the last reset or clear (the newest, as many as the journal keeps: 10,000 unless configured), oldest first, ' +
-            `with what the client got; keys and the admin token redacted, bodies cut at maxBodyBytes. ${FILTERED}`,
-          parameters: JOURNAL_FILTERS,
-          success: [200, 'The exchanges that match, oldest first.', listOf('RecordedExchange')],
-        }),
-        delete: operation({
-          operationId: 'clearRequests',
-          tag: 'journal',
-          summary: 'Clear the journal.',
-          description: 'It starts empty again.',
-          success: [204, 'Done.'],
-        }),
-        options: options('requestsOptions', 'journal'),
-      },
-      '/__admin/requests.har': harPathItem(JOURNAL_FILTERS, FILTERED),
-      '/__admin/requests/count': {
-        ...getAndHead({
-          operationId: 'countRequests',
-          tag: 'journal',
-          summary: 'How many journal exchanges match.',
-          description: `As GET /__admin/requests, its count only. ${FILTERED}`,
-          parameters: JOURNAL_FILTERS,
-          success: [200, 'How many match.', ref('schemas', 'RequestCount')],
-        }),
-        options: options('countRequestsOptions', 'journal'),
-      },
-      '/__admin/verify': {
-        post: operation({
-          operationId: 'verifyRequests',
-          tag: 'journal',
-          summary: 'Check that exactly so many exchanges match.',
-          description: 'The test kit\u2019s verify() over HTTP: each given field must equal the exchange\u2019s (method in any case, path exactly).',
-          body: { schema: ref('schemas', 'Verification'), description: 'What must match, and how many times.' },
-          success: [200, 'Exactly `times` match.', ref('schemas', 'RequestCount')],
-          others: {
-            409: {
-              description: 'Another number match (`verification_failed`): the message shows the expectation and every exchange kept, matches marked +.',
-              content: jsonContent(ref('schemas', 'VerificationFailed')),
+    paths: {
+      ...withSandboxes({
+        '/__admin/reset': {
+          post: operation({
+            operationId: 'resetStore',
+            tag: 'store',
+            summary: 'Start over.',
+            description:
+              'Pets, ids, counters, bans, idempotency keys, faults and the journal start over; faults from the command\u2019s `--delay` and ' +
+              '`--fail-rate` come back. Requests a fault is holding end with a 503 and store nothing.',
+            success: [204, 'Done.'],
+          }),
+          options: options('resetStoreOptions', 'store'),
+        },
+        '/__admin/seed': {
+          post: operation({
+            operationId: 'seedPets',
+            tag: 'store',
+            summary: 'Store pets.',
+            description:
+              'Each pet is validated like a POST /pets body; one invalid pet (named in `details` by its 0-based index) stores none. ' +
+              '`{"generate": {"count": 25, "seed": 7}}` stores generated pets instead: the same for the same count and seed, in every runtime.',
+            body: { schema: jsonSchemaOf(SeedSchema), description: 'Pets without ids, or pets to generate.' },
+            success: [201, 'The stored pets with their ids.', listOf('Pet')],
+            others: { 507: TOO_MANY_PETS },
+          }),
+          options: options('seedPetsOptions', 'store'),
+        },
+        '/__admin/pets': {
+          ...getAndHead({
+            operationId: 'listAllPets',
+            tag: 'store',
+            summary: 'Every stored pet.',
+            description: 'In id order, all at once: no paging, no quota.',
+            success: [200, 'Every pet.', listOf('Pet')],
+          }),
+          options: options('listAllPetsOptions', 'store'),
+        },
+        '/__admin/clock': {
+          ...getAndHead({
+            operationId: 'getClock',
+            tag: 'clock',
+            summary: 'The store\u2019s time.',
+            description: 'Real time until the clock is first moved; from then on it stands still but when moved.',
+            success: [200, 'The store\u2019s time now.', ref('schemas', 'ClockTime')],
+          }),
+          post: operation({
+            operationId: 'moveClock',
+            tag: 'clock',
+            summary: 'Move the clock by hand.',
+            description:
+              'From then on it stands still but when moved; rate windows, bans and the sunset date follow it. It stays within the Date range ' +
+              '(-271821-04-20T00:00:00.000Z to +275760-09-13T00:00:00.000Z): `set` past it is a 400 naming the range, and `advanceMs` past its end ' +
+              'stops the clock there.',
+            body: { schema: ref('schemas', 'ClockChange'), description: '{"advanceMs": n} or {"set": "<ISO date>"}.' },
+            success: [200, 'The store\u2019s time after the move.', ref('schemas', 'ClockTime')],
+          }),
+          options: options('clockOptions', 'clock'),
+        },
+        '/__admin/faults': {
+          ...getAndHead({
+            operationId: 'listFaults',
+            tag: 'faults',
+            summary: 'Faults that can still apply.',
+            description: 'Oldest first, each with its id and how many requests it has left.',
+            success: [200, 'Pending faults.', listOf('PendingFault')],
+          }),
+          post: operation({
+            operationId: 'injectFault',
+            tag: 'faults',
+            summary: 'Inject a fault.',
+            description: 'It applies to the next matching API requests, in front of everything else the API does.',
+            body: { schema: ref('schemas', 'FaultRule'), description: 'The fault.' },
+            success: [201, 'Its id.', ref('schemas', 'InjectedFault')],
+          }),
+          delete: operation({
+            operationId: 'clearFaults',
+            tag: 'faults',
+            summary: 'Remove every fault.',
+            description: 'The command\u2019s `--delay` and `--fail-rate` faults included, until the next reset.',
+            success: [204, 'Done.'],
+          }),
+          options: options('faultsOptions', 'faults'),
+        },
+        '/__admin/requests': {
+          ...getAndHead({
+            operationId: 'listRequests',
+            tag: 'journal',
+            summary: 'The journal.',
+            description:
+              'API requests since the last reset or clear (the newest, as many as the journal keeps: 10,000 unless configured), oldest first, ' +
+              `with what the client got; keys and the admin token redacted, bodies cut at maxBodyBytes. ${FILTERED}`,
+            parameters: JOURNAL_FILTERS,
+            success: [200, 'The exchanges that match, oldest first.', listOf('RecordedExchange')],
+          }),
+          delete: operation({
+            operationId: 'clearRequests',
+            tag: 'journal',
+            summary: 'Clear the journal.',
+            description: 'It starts empty again.',
+            success: [204, 'Done.'],
+          }),
+          options: options('requestsOptions', 'journal'),
+        },
+        '/__admin/requests.har': harPathItem(JOURNAL_FILTERS, FILTERED),
+        '/__admin/requests/count': {
+          ...getAndHead({
+            operationId: 'countRequests',
+            tag: 'journal',
+            summary: 'How many journal exchanges match.',
+            description: `As GET /__admin/requests, its count only. ${FILTERED}`,
+            parameters: JOURNAL_FILTERS,
+            success: [200, 'How many match.', ref('schemas', 'RequestCount')],
+          }),
+          options: options('countRequestsOptions', 'journal'),
+        },
+        '/__admin/verify': {
+          post: operation({
+            operationId: 'verifyRequests',
+            tag: 'journal',
+            summary: 'Check that exactly so many exchanges match.',
+            description: 'The test kit\u2019s verify() over HTTP: each given field must equal the exchange\u2019s (method in any case, path exactly).',
+            body: { schema: ref('schemas', 'Verification'), description: 'What must match, and how many times.' },
+            success: [200, 'Exactly `times` match.', ref('schemas', 'RequestCount')],
+            others: {
+              409: {
+                description: 'Another number match (`verification_failed`): the message shows the expectation and every exchange kept, matches marked +.',
+                content: jsonContent(ref('schemas', 'VerificationFailed')),
+              },
             },
-          },
-        }),
-        options: options('verifyRequestsOptions', 'journal'),
-      },
-      '/__admin/openapi.json': {
-        ...getAndHead({
-          operationId: 'getAdminOpenApiDocument',
-          tag: 'document',
-          summary: 'This document.',
-          description: 'Its `servers` is the mount root the request came under.',
-          success: [200, 'The OpenAPI 3.1 document.', { type: 'object' }],
-        }),
-        options: options('adminOpenApiDocumentOptions', 'document'),
-      },
-    }),
+          }),
+          options: options('verifyRequestsOptions', 'journal'),
+        },
+        '/__admin/openapi.json': {
+          ...getAndHead({
+            operationId: 'getAdminOpenApiDocument',
+            tag: 'document',
+            summary: 'This document.',
+            description: 'Its `servers` is the mount root the request came under.',
+            success: [200, 'The OpenAPI 3.1 document.', { type: 'object' }],
+          }),
+          options: options('adminOpenApiDocumentOptions', 'document'),
+        },
+      }),
+      ...dashboardPaths(),
+    },
     components: {
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <admin token>' } },
       schemas: { ...withBodyRules(components()), ...HAR_SCHEMAS },
