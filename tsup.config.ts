@@ -5,6 +5,7 @@ import { tokenizer } from 'acorn';
 import { transform } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { dashboardEsbuildPlugin } from './scripts/dashboard-assets.ts';
+import { prebuiltOpenApiPlugin } from './scripts/prebuilt-openapi.ts';
 
 /** One public entry as package.json's `exports` lists it: the source it is built from and its name under dist/. */
 interface Entry {
@@ -65,6 +66,8 @@ const workerTemplate: Options = {
   sourcemap: false,
   // Its callers are the page's browser, never behind a proxy: no address warnings (src/api.ts).
   define: { ...define, 'globalThis.__PETSTORE_WITHOUT_ADDRESS_WARNINGS__': 'true' },
+  // The document's JSON Schemas converted now, not in the browser: no converter in the worker (scripts/prebuilt-openapi.ts).
+  esbuildPlugins: [prebuiltOpenApiPlugin],
 };
 
 /**

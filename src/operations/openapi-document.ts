@@ -1,31 +1,8 @@
 /** Builds the OpenAPI 3.1 document from the same valibot schemas that validate requests. */
-import type * as v from 'valibot';
-import { ErrorBodySchema } from '../response/api-error.ts';
-import { NewPetSchema, PetSchema, PetStatusSchema } from '../storage/pet.ts';
-import { CreateHeadersSchema, DEFAULT_LIMIT, ListQuerySchema, PetPathSchema } from './inputs.ts';
-import { ref, schemaConverter } from './json-schema.ts';
+import { ref } from './json-schema.ts';
 import { headerObject, jsonContent, OPENAPI_CONTACT, type OpenApiObject, pattern, withBodyRules, withoutBodies } from './openapi-parts.ts';
 import { DEPRECATION_HEADERS, type ErrorStatus, errorResponses, HEADER_COMPONENTS, optional, RESPONSE_COMPONENTS, response } from './openapi-responses.ts';
-
-const DEFINITIONS = { PetStatus: PetStatusSchema, NewPet: NewPetSchema, Pet: PetSchema, Error: ErrorBodySchema };
-
-const { schemaOf: jsonSchemaOf, components } = schemaConverter(DEFINITIONS, {
-  // Query and path parameters arrive as strings; the document describes the values they carry.
-  typeMode: 'output',
-  // A check is code, not schema (a cursor naming a pet, a name of well-formed Unicode): its pattern
-  // or type says what JSON Schema can, and a description the rest.
-  ignoreActions: ['check'],
-});
-
-function parametersOf(schema: v.ObjectSchema<v.ObjectEntries, undefined>, place: 'query' | 'path' | 'header'): OpenApiObject[] {
-  return Object.entries(schema.entries).map(([name, entry]) => {
-    const parameter: OpenApiObject = { name, in: place, required: entry.type !== 'optional', schema: jsonSchemaOf(entry) };
-    const description = (parameter.schema as OpenApiObject).description;
-    if (description) parameter.description = description;
-    if (name === 'limit') (parameter.schema as OpenApiObject).default = DEFAULT_LIMIT;
-    return parameter;
-  });
-}
+import { type OpenApiSchemas, openApiSchemas } from './openapi-schemas.ts';
 
 /**
  * The `Petstore-Sandbox` request header, on every path: a fake backend with sandboxes reads it (the
@@ -121,8 +98,12 @@ const DESCRIPTION = [
     '`Retry-After`, or any status from 400 to 599 with an Error body (the `4XX` and `5XX` responses).',
 ].join('\n\n');
 
-/** The OpenAPI 3.1 description of this API, served from `serverUrl` (the base path, or `publicUrl`). */
-export function openApiDocument(serverUrl: string): OpenApiObject {
+/**
+ * The OpenAPI 3.1 description of this API, served from `serverUrl` (the base path, or `publicUrl`),
+ * with `schemas` converted from the valibot schemas (in the worker `init` writes, converted when
+ * it was built: scripts/prebuilt-openapi.ts).
+ */
+export function openApiDocument(serverUrl: string, schemas: OpenApiSchemas = openApiSchemas()): OpenApiObject {
   return {
     openapi: '3.1.0',
     info: { title: 'Pet Store', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' }, contact: OPENAPI_CONTACT, description: DESCRIPTION },
@@ -142,7 +123,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
           description:
             'One page of at most `limit` pets; `Link: rel="next"` leads to the next page while more match (follow it with the same key). ' +
             'Unknown query parameters are ignored; a repeated `limit`, `status` or `cursor` is a 400.',
-          parameters: parametersOf(ListQuerySchema, 'query'),
+          parameters: schemas.listQuery,
           responses: {
             200: response('One page of pets. `Link: rel="next"` is present while more pets match.', {
               content: { type: 'array', items: ref('schemas', 'Pet') },
@@ -158,7 +139,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
           description:
             'The body is a `NewPet`. Unknown fields are ignored and never stored, but the reserved keys `__proto__`, `constructor` and ' +
             '`prototype` are a 400 anywhere in the body. With an `Idempotency-Key`, a retried create answers the first pet instead of adding another.',
-          parameters: parametersOf(CreateHeadersSchema, 'header'),
+          parameters: schemas.createHeaders,
           requestBody: { required: true, content: jsonContent(ref('schemas', 'NewPet')) },
           responses: {
             201: response('The pet was stored (or, for a repeated `Idempotency-Key`, had been); the body includes its `id`.', {
@@ -182,7 +163,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
           summary: 'Fetch one pet. Deprecated: use GET /pets with the status filter.',
           description: 'Every answer carries `Deprecation`, `Sunset` and a `successor-version` link; after the sunset date it answers 410 `gone`.',
           deprecated: true,
-          parameters: parametersOf(PetPathSchema, 'path'),
+          parameters: schemas.petPath,
           responses: {
             200: response('The pet.', { content: ref('schemas', 'Pet'), headers: DEPRECATION_HEADERS }),
             ...errorResponses([400, 401, 404, 410, 429, 500, 503, '4XX', '5XX'], DEPRECATION_HEADERS),
@@ -208,7 +189,7 @@ export function openApiDocument(serverUrl: string): OpenApiObject {
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API key>' } },
-      schemas: withBodyRules(components()),
+      schemas: withBodyRules(schemas.components),
       responses: RESPONSE_COMPONENTS,
       headers: HEADER_COMPONENTS,
       parameters: { PetstoreSandbox: SANDBOX_SELECTOR },

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/operations/openapi-document.ts';
 import { launchFreshProfile, serveStatic } from './browser.ts';
 
 /** The page a user writes: start the worker the moment the page loads. */
@@ -150,6 +151,20 @@ describe('npx petstore-service init, then start() in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { controlledAtLoad: boolean }).controlledAtLoad)).toBe(false);
     expect(await names(page)).toEqual(['Rex', 'Offline Olly']);
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${origin}/petstore-service-worker.js`);
+    await page.close();
+  }, 60_000);
+
+  it('serves at /v1/openapi.json the document the library builds, to the byte, though its build converted the schemas ahead of time', async () => {
+    const page = await chromium.context.newPage();
+    await page.goto(`${origin}/`);
+    const served = await page.evaluate(async () => {
+      await (window as unknown as { started: Promise<unknown> }).started;
+      const response = await fetch('/v1/openapi.json');
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+    });
+    expect(served).toMatchObject({ status: 200, type: 'application/json' });
+    expect(JSON.parse(served.text)).toEqual(openApiDocument('/v1'));
+    expect(served.text).toBe(JSON.stringify(openApiDocument('/v1')));
     await page.close();
   }, 60_000);
 
