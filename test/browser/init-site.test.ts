@@ -1,20 +1,16 @@
 /** The site `petstore-service init <dir> --generate 25:7` writes, in real Chromium from a plain static server: the generated pets on the first load, paging, reset, a fresh init, then an offline reload and the way back online. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generatedPets } from '../../controls/index.ts';
-import { launchFreshProfile, serveStatic } from './browser.ts';
+import { launchFreshProfile } from './browser.ts';
+import { addPet, petNames, ready, type ServedSite, servedSite } from './init-site.ts';
 
 /** The pets init's --generate 25:7 gives the worker: the page's first page holds the first 10. */
 const GENERATED = generatedPets({ count: 25, seed: 7 }).map((pet) => pet.name);
 
-let root: string;
+let served: ServedSite;
 let server: Server;
 let origin: string;
 let requested: string[];
@@ -23,37 +19,23 @@ let chromium: { context: BrowserContext; close(): Promise<void> };
 let site: string;
 
 /** Runs the built `petstore-service init shop <args>` in the served folder. */
-const init = (...args: string[]) => promisify(execFile)(process.execPath, [resolve('dist/cli/index.js'), 'init', 'shop', ...args], { cwd: root });
+const init = (...args: string[]) => served.init(...args);
 
 // What the page shows after a click comes after a worker's answer and a render: on a busy machine that
 // can take longer than expect.poll's default of 1 s: wait up to 20 s (each check still passes as soon as it holds).
 vi.setConfig({ expect: { poll: { timeout: 20_000 } } });
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'petstore-init-site-'));
-  await init('--generate', '25:7');
-  ({ server, origin, requested } = await serveStatic(root));
-  site = `${origin}/shop/`;
+  served = await servedSite('--generate', '25:7');
+  ({ server, origin, requested, site } = served);
   chromium = await launchFreshProfile();
 }, 60_000);
 afterAll(async () => {
   await chromium?.close();
-  server?.close();
-  rmSync(root, { recursive: true, force: true });
+  served?.close();
 });
 
-const petNames = (page: Page) => page.locator('#pets tr td:nth-child(2)').allTextContents();
 const text = (page: Page, selector: string) => page.locator(selector).textContent();
-
-/** Waits until the page says the worker answers it: what a user waits for before using the page. */
-async function ready(page: Page): Promise<void> {
-  await page.getByText('Ready: ').waitFor({ timeout: 20_000 });
-}
-
-async function addPet(page: Page, name: string): Promise<void> {
-  await page.fill('#add input[name=name]', name);
-  await page.click('#add button');
-}
 
 /** Creates pets through the API from inside the page, with the key init wrote into it; resolves to their statuses. */
 const createInPage = (page: Page, names: string[], key = 'demo-key') =>
