@@ -3,6 +3,8 @@ export { manualClock, takeoverClock, type ManualClock } from './clock/clock.ts';
 export type { Controls } from './controls.ts';
 export type { DelayRange, FaultInjector, FaultRule, Faults, PendingFault } from './faults/faults.ts';
 export { matching, verifyRequests, type RecordedExchange, type RequestMatcher, type Verification } from './journal/journal.ts';
+export { harOf, type Har, type HarEntry } from './journal/journal-har.ts';
+export { exchangesMatching, type JournalFilter } from './journal/journal-query.ts';
 export type { ControlBounds, ControlLayers } from './layers.ts';
 export { generatedPets, MAX_GENERATED_PETS, type GenerateOptions } from './pets/generated-pets.ts';
 export { MAX_SEED } from './pets/random.ts';

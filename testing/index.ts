@@ -28,6 +28,9 @@ export {
   type RecordedExchange,
   type RequestMatcher,
   type Verification,
+  type Har,
+  type HarEntry,
+  type JournalFilter,
 } from '../controls/index.ts';
 export type { ListeningPetStore, ListenOptions } from '../runtimes/serve.ts';
 

@@ -1,6 +1,7 @@
 /** The sandbox client petstore-service/playwright gives each test, against a fake backend's admin API in process (its fetch, no socket). */
 import { describe, expect, it } from 'vitest';
 import { createPetStore } from '../compose/create-pet-store.ts';
+import type { Har } from '../controls/index.ts';
 import { locatePetstore, openRemoteSandbox, petstoreSettings } from './sandbox-client.ts';
 
 const ADMIN = 'admin-token-0123456789';
@@ -69,6 +70,21 @@ describe('a sandbox over HTTP', () => {
     expect((await sandbox.pets()).map((pet) => pet.name)).toEqual(['Rex']);
     await sandbox.reset();
     expect([await sandbox.pets(), await sandbox.requests()]).toEqual([[], []]);
+  });
+
+  it('gives its journal as HAR 1.2 with har(), the filters sent as GET requests.har’s query', async () => {
+    const { petstore, sandbox } = await opened();
+    await sandbox.clock.set('2026-06-01T12:00:00Z');
+    await petstore.fetch(`${sandbox.url}/pets`, { headers: { authorization: `Bearer ${sandbox.keys.free}` } });
+    await sandbox.clock.advance(60_000);
+    await petstore.fetch(`${sandbox.url}/pets/9`, { headers: { authorization: `Bearer ${sandbox.keys.free}` } });
+    const calls = (har: Har) => har.log.entries.map(({ request, response }) => `${request.method} ${new URL(request.url).pathname} ${response.status}`);
+    const har: Har = await sandbox.har();
+    expect([har.log.version, calls(har)]).toEqual(['1.2', ['GET /v1/pets 200', 'GET /v1/pets/9 404']]);
+    expect(calls(await sandbox.har({ status: 404 }))).toEqual(['GET /v1/pets/9 404']);
+    expect(calls(await sandbox.har({ method: 'get', path: '/v1/pets', limit: 5 }))).toEqual(['GET /v1/pets 200']);
+    expect(calls(await sandbox.har({ since: Date.parse('2026-06-01T12:01:00Z') }))).toEqual(['GET /v1/pets/9 404']);
+    await expect(sandbox.har({ limit: 0 })).rejects.toThrow(/^petstore: GET \/__admin\/sandboxes\/[0-9a-z]{12}\/requests\.har answered 400: /);
   });
 
   it('injects, lists and clears faults', async () => {

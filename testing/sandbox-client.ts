@@ -1,6 +1,8 @@
 /** A sandbox of a running fake backend, opened, driven and deleted over HTTP through its admin API: what petstore-service/playwright gives each test. */
 import {
   type FaultRule,
+  type Har,
+  type JournalFilter,
   type PendingFault,
   verifyRequests,
   type RecordedExchange,
@@ -125,6 +127,17 @@ export interface PetstoreSandbox {
   requests(): Promise<RecordedExchange[]>;
   /** Rejects with an Error listing every recorded request unless exactly `times` match (`method`, `path`, `status`). */
   verify(verification: Verification): Promise<void>;
+  /** Its journal as HAR 1.2 (`GET …/requests.har`): the exchanges `filter` names, as the test kit's `har()` takes it. */
+  har(filter?: JournalFilter): Promise<Har>;
+}
+
+/** `filter` as the query of `GET /__admin/…/requests.har` (`?method=GET&since=<ISO date>`), `''` for none. */
+function harQuery({ since, ...rest }: JournalFilter): string {
+  const query = new URLSearchParams(Object.entries(rest).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
+  // A time that is no date goes as it is, for the server's 400 to name.
+  if (since !== undefined) query.set('since', Number.isNaN(new Date(since).getTime()) ? String(since) : new Date(since).toISOString());
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 /**
@@ -188,6 +201,7 @@ export async function openRemoteSandbox(server: PetstoreServer): Promise<Petstor
       const body = (await answer.json()) as { message?: string };
       if (answer.status === 409) throw new Error(body.message);
     },
+    har: (filter = {}) => json('GET', `${own}/requests.har${harQuery(filter)}`),
     // Gone already (idle too long) is gone.
     delete: () => done(admin('DELETE', own, undefined, { also: 404 })),
   };

@@ -9,6 +9,10 @@ import {
   type Verification,
   controlLayers,
   type SandboxKeys,
+  exchangesMatching,
+  harOf,
+  type Har,
+  type JournalFilter,
 } from '../controls/index.ts';
 import { compose, toPetStore } from '../compose/compose.ts';
 import type { PetStoreHandler } from '../compose/handler.ts';
@@ -83,6 +87,12 @@ export interface WorldControls {
   reset(): Promise<void>;
   /** Throws an Error listing every recorded request unless exactly `times` match (`method`, `path`, `status`). */
   verify(verification: Verification): void;
+  /**
+   * The journal as HAR 1.2, for Chrome DevTools or Playwright's `routeFromHAR`: the exchanges
+   * `filter` names (as `GET /__admin/requests` takes it: `method`, `path`, `status`, `since` the
+   * store's time in epoch ms, `limit` the newest n), oldest first, secrets redacted.
+   */
+  har(filter?: JournalFilter): Har;
   /** Throws an Error listing the faults that never applied, if any. */
   assertNoPendingFaults(): void;
 }
@@ -233,6 +243,7 @@ function worldControls(controls: Controls): WorldControls {
     pets: controls.pets,
     reset: async () => controls.reset(),
     verify: (verification: Verification) => verifyRequests(controls.requests, verification),
+    har: (filter: JournalFilter = {}) => harOf(exchangesMatching(controls.requests, filter)),
     assertNoPendingFaults() {
       const pending = controls.faults.list();
       if (pending.length > 0) throw new Error(`${pending.length} fault(s) never applied:\n${pending.map((fault) => `  ${JSON.stringify(fault)}`).join('\n')}`);

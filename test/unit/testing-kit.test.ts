@@ -1,7 +1,7 @@
 /** petstore-service/testing: the manual clock, fault rules, seeding and the request log. */
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { generatedPets } from '../../controls/index.ts';
-import { createTestPetStore, manualClock, matching } from '../../testing/index.ts';
+import { createTestPetStore, type Har, manualClock, matching } from '../../testing/index.ts';
 
 const list = (store: ReturnType<typeof createTestPetStore>, path = '/v1/pets') =>
   store.fetch(`http://api.test${path}`, { headers: { authorization: `Bearer ${store.keys.enterprise}` } });
@@ -293,6 +293,24 @@ describe('verification', () => {
       ),
     );
     expect(() => store.verify({ path: '/v1/pets/9', times: 0 })).toThrow('  + GET /v1/pets/9 -> 404');
+  });
+
+  it('gives the journal as HAR 1.2 with har(), taking the filters GET /__admin/requests takes, a sandbox its own', async () => {
+    const store = createTestPetStore({ start: '2026-01-01T00:00:00Z' });
+    await list(store);
+    store.clock.advance(60_000);
+    await list(store, '/v1/pets/9');
+    const sandbox = await store.sandbox();
+    await store.fetch('http://api.test/v1/pets?limit=1', { headers: { authorization: `Bearer ${sandbox.keys.free}` } });
+    const calls = (har: Har) => har.log.entries.map(({ request, response }) => `${request.method} ${request.url} ${response.status}`);
+    const har: Har = store.har();
+    expect([har.log.version, har.log.creator.name]).toEqual(['1.2', 'petstore-service']);
+    expect(calls(har)).toEqual(['GET http://api.test/v1/pets 200', 'GET http://api.test/v1/pets/9 404']);
+    expect(har.log.entries[0]!.request.headers).toContainEqual({ name: 'authorization', value: 'Bearer [redacted]' });
+    expect(calls(store.har({ status: 404 }))).toEqual(['GET http://api.test/v1/pets/9 404']);
+    expect(calls(store.har({ since: Date.parse('2026-01-01T00:01:00Z') }))).toEqual(['GET http://api.test/v1/pets/9 404']);
+    expect(calls(store.har({ method: 'get', path: '/v1/pets', limit: 1 }))).toEqual(['GET http://api.test/v1/pets 200']);
+    expect(calls(sandbox.har())).toEqual(['GET http://api.test/v1/pets?limit=1 200']);
   });
 
   it('says which faults never applied', async () => {
