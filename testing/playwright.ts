@@ -17,7 +17,7 @@ import { openRemoteSandbox, petstoreSettings, type PetstoreSandbox } from './san
  */
 export { expect } from '@playwright/test';
 export type { PetstoreSandbox, RemoteFaultRule, RemotePendingFault } from './sandbox-client.ts';
-export type { SandboxKeys, RecordedExchange, Verification } from '../controls/index.ts';
+export type { SandboxKeys, RecordedExchange, Verification, Har, HarEntry, JournalFilter } from '../controls/index.ts';
 
 /**
  * Where the sandboxes are opened, as Playwright options: `use: { petstoreUrl, petstoreAdminToken }`

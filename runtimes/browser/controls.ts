@@ -1,5 +1,20 @@
-/** What `start()` gives a page to drive the service worker's worlds (the main one and its sandboxes): seed, pets, clock, faults, by postMessage. Types only from the core, so the page's module stays tiny. */
-import type { FaultRule, PendingFault, SandboxKeys, SeedInput } from '../../controls/index.ts';
+/**
+ * What `start()` gives a page to drive the service worker's worlds (the main one and its
+ * sandboxes): seed, pets, clock, faults, by postMessage, and the journal as HAR, made here from the
+ * exchanges the worker hands over. Types only from the core, and of the controls only the HAR
+ * builder and the journal's filter, so the page's module stays small.
+ */
+import {
+  exchangesMatching,
+  harOf,
+  type FaultRule,
+  type Har,
+  type JournalFilter,
+  type PendingFault,
+  type RecordedExchange,
+  type SandboxKeys,
+  type SeedInput,
+} from '../../controls/without-admin.ts';
 import type { Pet } from '../../src/index.ts';
 import { type CLAIM, CONTROL, KEEP_ALIVE, type RESET, type ControlMessage, type ControlOperation, type WorkerReply } from '../service-worker/protocol.ts';
 
@@ -35,6 +50,12 @@ export interface PageWorldControls {
     /** The rules that can still apply, oldest first. */
     list(): Promise<PendingFault[]>;
   };
+  /**
+   * The world's journal as HAR 1.2, for Chrome DevTools or Playwright's `routeFromHAR`: the
+   * exchanges `filter` names (`method`, `path`, `status`, `since` the world's time in epoch ms,
+   * `limit` the newest n), oldest first, keys and selectors redacted.
+   */
+  har(filter?: JournalFilter): Promise<Har>;
 }
 
 /**
@@ -121,6 +142,8 @@ export function worldControls(ask: Ask, sandbox: string | undefined, reset = () 
     pets: call<Pet[]>('pets'),
     clock: { now: call<number>('now'), advance: call<number>('advance'), set: call<number>('set') },
     faults: { inject: call<string>('inject'), clear: call<void>('clear'), list: call<PendingFault[]>('list') },
+    // Filtered and made here: the worker only hands over the exchanges, and its script stays small.
+    har: async (filter: JournalFilter = {}) => harOf(exchangesMatching(await call<RecordedExchange[]>('requests')(), filter)),
   };
 }
 

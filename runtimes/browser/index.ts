@@ -4,6 +4,7 @@ import { CLAIM, RESET } from '../service-worker/protocol.ts';
 import { asker, openSandbox, replyTo, worldControls, type PageSandbox, type PageWorldControls } from './controls.ts';
 
 export type { PageSandbox, PageWorldControls } from './controls.ts';
+export type { Har, HarEntry, JournalFilter } from '../../controls/without-admin.ts';
 
 /** Options of {@link start}. */
 export interface StartOptions {

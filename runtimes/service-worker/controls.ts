@@ -1,4 +1,4 @@
-/** The service worker's answers to the controls a page sends (protocol.ts): its main world's and each sandbox's seed, pets, clock and faults, and opening and deleting sandboxes. */
+/** The service worker's answers to the controls a page sends (protocol.ts): its main world's and each sandbox's seed, pets, clock, faults and journal, and opening and deleting sandboxes. */
 import type { Controls, FaultRule, Sandboxes, SeedInput } from '../../controls/without-admin.ts';
 import type { ControlMessage } from './protocol.ts';
 
@@ -46,6 +46,8 @@ export async function control({ main, sandboxes, reset }: WorkerWorlds, { op, sa
       return world.faults.clear();
     case 'list':
       return world.faults.list();
+    case 'requests':
+      return world.requests;
     default:
       throw new TypeError(`unknown control ${JSON.stringify(op)}: this service worker is older or newer than the page's petstore-service/browser`);
   }

@@ -114,8 +114,8 @@ export function servePetStoreInWorker(options: ServiceWorkerPetStoreOptions = {}
   const bounds = {
     sandboxes: adminBound('sandboxes', most, 'sandboxes'),
     sandboxIdleMinutes: adminBound('sandboxIdleMinutes', sandboxIdleMinutes, 'sandboxIdleMinutes'),
-    // No page reads a worker's journal: one exchange a world keeps the memory of a thousand sandboxes small.
-    journal: 1,
+    // A page reads a world's journal for its HAR (har()): the newest thousand a world, all worlds within the one budget of bytes below.
+    journal: 1_000,
     journalMiB: adminBound('journalMiB', undefined, 'journalMiB'),
     // Its sandboxes' pets, in memory; the main world's are in IndexedDB, which bounds them.
     pets: adminBound('pets', undefined, 'pets'),

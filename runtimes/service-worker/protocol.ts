@@ -12,9 +12,10 @@ export const KEEP_ALIVE = 'petstore-service:keep-alive';
 /**
  * What a control does, on the world it names: `open` (a sandbox, `args[0]` its seed) and
  * `delete` (the sandbox) aside, each is the controls' method of that name (`now`, `advance` and
- * `set` are the clock's; `inject`, `clear` and `list` the faults').
+ * `set` are the clock's; `inject`, `clear` and `list` the faults'); `requests` is the journal's
+ * exchanges, which the page makes its HAR of.
  */
-export type ControlOperation = 'reset' | 'seed' | 'pets' | 'now' | 'advance' | 'set' | 'inject' | 'clear' | 'list' | 'open' | 'delete';
+export type ControlOperation = 'reset' | 'seed' | 'pets' | 'now' | 'advance' | 'set' | 'inject' | 'clear' | 'list' | 'requests' | 'open' | 'delete';
 
 /**
  * A control, with the arguments of the method it calls (structured-cloned, so a fault's `path`
