@@ -84,6 +84,8 @@ const siteTemplate: Options = {
   outExtension: () => ({ js: '.js' }),
   sourcemap: false,
   publicDir: 'cli/site',
+  // The HAR a page makes names the version it was built from (controls/journal/journal-har.ts).
+  define,
 };
 
 /** The demo imports the package by name, as a user would; the bundle takes it from source. */
