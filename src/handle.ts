@@ -55,6 +55,31 @@ export function connectionReset(): Response {
   return Response.error();
 }
 
+/** The Responses marked by {@link endlessAnswer}. */
+const endless = new WeakSet<Response>();
+
+/**
+ * `response`, marked as an answer with no end of its own (the admin API's event stream): a host
+ * that closes ends it at once rather than waiting for it to finish, which it never would.
+ *
+ * @example
+ * return endlessAnswer(new Response(events, { headers: { 'Content-Type': 'text/event-stream' } }));
+ */
+export function endlessAnswer(response: Response): Response {
+  endless.add(response);
+  return response;
+}
+
+/**
+ * Whether `response` was marked by {@link endlessAnswer}.
+ *
+ * @example
+ * if (isEndless(response)) openStreams.add(req);
+ */
+export function isEndless(response: Response): boolean {
+  return endless.has(response);
+}
+
 /**
  * Whether `response` is {@link connectionReset}'s: the exchange is to end with no answer.
  *

@@ -4,7 +4,7 @@
  * the public names from here.
  */
 export { SERVER_METHODS, createAnswer, createHandle, handleOf } from './api.ts';
-export { connectionReset, isConnectionReset, type Answer, type Handle, type Injected } from './handle.ts';
+export { connectionReset, endlessAnswer, isConnectionReset, isEndless, type Answer, type Handle, type Injected } from './handle.ts';
 export { PET_STORE_OPTION_NAMES, isOrigin, resolveOptions, type Exchange, type PetStoreOptions, type ResolvedOptions } from './options.ts';
 export { ADMIN_BOUNDS, ADMIN_TOKEN_PATTERN, ADMIN_TOKEN_RULE, adminBound, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
 export { assertKnownOptions, nearestName } from './option-names.ts';

@@ -3,7 +3,7 @@
  * Server-Sent Events, to at most {@link MAX_STREAMS} readers at once, each behind a queue of at most
  * {@link STREAM_QUEUE_BYTES}, so a slow or vanished reader holds a bounded amount and nothing more.
  */
-import { allowedMethods, ApiError, handlerFor, reasonPhrase, type Host } from '../../src/index.ts';
+import { allowedMethods, ApiError, endlessAnswer, handlerFor, reasonPhrase, type Host } from '../../src/index.ts';
 import type { RecordedExchange } from '../journal/journal.ts';
 
 /**
@@ -168,8 +168,8 @@ export function createExchangeFeed({ heartbeat = everyHeartbeat }: FeedSettings 
     methods: {
       GET(request: Request, { ResponseClass = Response }: Host) {
         if (readers.size >= MAX_STREAMS) throw FULL;
-        const body = request.method === 'HEAD' ? null : openStream(request.signal);
-        return new ResponseClass(body, { status: 200, statusText: reasonPhrase(200), headers: STREAM_HEADERS });
+        const init = { status: 200, statusText: reasonPhrase(200), headers: STREAM_HEADERS };
+        return request.method === 'HEAD' ? new ResponseClass(null, init) : endlessAnswer(new ResponseClass(openStream(request.signal), init));
       },
     },
   };

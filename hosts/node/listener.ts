@@ -1,6 +1,6 @@
 /** A composed store as a node:http request listener: replies written directly when no layer needs a Response, else through @whatwg-node's bridge. */
 import { createServerAdapter, Response as PonyfillResponse } from '@whatwg-node/server';
-import { isConnectionReset, type Answer, type Handle, type Host, type PetStoreContext } from '../../src/index.ts';
+import { isConnectionReset, isEndless, type Answer, type Handle, type Host, type PetStoreContext } from '../../src/index.ts';
 import { answerNode, isNodeExchange } from './direct.ts';
 import { nodeHost, type NodeRequestFields } from './host.ts';
 
@@ -23,6 +23,18 @@ interface BridgeContext {
   readonly host: Host;
 }
 
+/** The node:http requests answered with an endless Response (an event stream): a closing server ends them (runtimes/node/shutdown.ts). */
+const endless = new WeakSet<object>();
+
+/**
+ * Whether node:http's request `req` was answered with an endless Response (src/handle.ts), which a
+ * server closing down must end itself: it would never finish on its own.
+ *
+ * @example
+ * if (answeredEndlessly(response.req)) response.destroy();
+ */
+export const answeredEndlessly = (req: object): boolean => endless.has(req);
+
 /**
  * `served` as a node:http listener, called as `(req, res)`, Express's `(req, res, next)` (it answers
  * everything, so never calls `next`) or `(req, res, context)` with what the host knows (Koa, Fastify).
@@ -30,6 +42,7 @@ interface BridgeContext {
 export function nodeListener(served: Served): NodeListener {
   const adapter = createServerAdapter<BridgeContext>(async (request, { req, host }) => {
     const response = await served.handle(request, host);
+    if (isEndless(response)) endless.add(req);
     if (!isConnectionReset(response)) return response;
     // A reset injected by a fault: the connection is closed with no answer, and the adapter gets a
     // response to write into the closed socket (status 0 cannot be written).

@@ -1,6 +1,7 @@
 /** Graceful close for node:http: stop accepting, finish in-flight requests, then cut what is left. */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { answeredEndlessly } from '../../hosts/node/listener.ts';
 
 /**
  * The `close` function of a server: idempotent; resolves once every connection is gone.
@@ -22,7 +23,11 @@ export function gracefulCloser(server: Server, timeoutMs: number): () => Promise
   return () =>
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const response of latest.values()) if (!response.headersSent) response.shouldKeepAlive = false;
+      for (const response of latest.values()) {
+        // An event stream never finishes: waiting for it would hold the close for the whole timeout.
+        if (answeredEndlessly(response.req)) response.destroy();
+        else if (!response.headersSent) response.shouldKeepAlive = false;
+      }
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
       await closed;
