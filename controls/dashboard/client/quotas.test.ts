@@ -5,7 +5,7 @@ import { quotasSeen } from './quotas.ts';
 
 /** An exchange at `second` by `plan` whose answer said `remaining` (no quota headers when undefined). */
 function answered(second: number, plan: string | undefined, remaining: number | undefined): Exchange {
-  const quota =
+  const quota: Record<string, string> =
     remaining === undefined
       ? {}
       : { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '1767225660', 'ratelimit-policy': '"minute";q=60;w=60' };
