@@ -4,9 +4,15 @@ import type { AdminOperation } from './admin-routes.ts';
 import { newSandboxSchemaFor } from '../sandboxes/sandbox-schemas.ts';
 import type { Sandbox, Sandboxes } from '../sandboxes/sandboxes.ts';
 
-/** A sandbox as the admin API shows it: its id, its keys, its selector and its times (real time, ISO). */
-function shown({ id, keys, selector, createdAt, lastUsedAt }: Sandbox) {
-  return { id, keys, selector, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString() };
+/**
+ * A sandbox as the admin API shows it: its id, its keys, its selector, its times (real time, ISO),
+ * and how many pets it holds and exchanges its journal keeps (counted when asked: the listing is an
+ * admin call, the request path pays nothing for it).
+ */
+async function shown({ id, keys, selector, createdAt, lastUsedAt, controls }: Sandbox) {
+  const pets = (await controls.pets()).length;
+  const requests = controls.requests.length;
+  return { id, keys, selector, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString(), pets, requests };
 }
 
 /**
@@ -46,7 +52,7 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
     {
       path: '/sandboxes',
       methods: {
-        GET: () => ({ status: 200, body: sandboxes.list().map(shown) }),
+        GET: async () => ({ status: 200, body: await Promise.all(sandboxes.list().map(shown)) }),
         async POST({ request, body }) {
           const input = isBodiless(request) ? {} : await body();
           const { seed } = parseInput(newSandboxSchemaFor(input), input, 'body');
@@ -69,10 +75,10 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
     {
       path: '/sandboxes/{id}',
       methods: {
-        GET: ({ params }) => {
+        GET: async ({ params }) => {
           const sandbox = sandboxes.get(params.id!);
           if (!sandbox) throw noSuchSandbox(params.id!);
-          return { status: 200, body: shown(sandbox) };
+          return { status: 200, body: await shown(sandbox) };
         },
         DELETE: ({ params }) => {
           if (!sandboxes.delete(params.id!)) throw noSuchSandbox(params.id!);

@@ -32,6 +32,14 @@ export const RecordedExchangeSchema = v.pipe(
       v.pipe(v.literal(true), v.description('Present when the body went on past what requestBody holds (maxBodyBytes, or nothing for a refused request).')),
     ),
     status: v.pipe(v.number(), v.integer(), v.description('The status answered; 0 when a network fault reset or hung the request.')),
+    plan: v.optional(
+      v.pipe(
+        v.picklist(['free', 'pro', 'business', 'enterprise']),
+        v.description(
+          'The plan of the key the request was counted against (enterprise: a key with quotas of its own); absent when it was counted against none (no key or a wrong one, a public path, a probe).',
+        ),
+      ),
+    ),
     responseHeaders: headerRecord('Lower-case names.'),
     responseBody: v.string(),
     ms: v.pipe(v.number(), v.minValue(0), v.description('Real milliseconds from arrival to answer.')),

@@ -1,5 +1,5 @@
 /** The journal of a fake backend: the exchanges it answered (secrets redacted, bodies and headers cut to their bounds), and the checks tests make on it. */
-import { isConnectionReset, pathAndQuery } from '../../src/index.ts';
+import { isConnectionReset, pathAndQuery, type Plan } from '../../src/index.ts';
 import type { KeptBody } from './journal-body.ts';
 import { REDACTED, type Redactor } from '../secrets/redaction.ts';
 
@@ -31,6 +31,11 @@ export interface RecordedExchange {
   readonly requestBodyTruncated?: true;
   /** The status answered; `0` when a network fault reset or hung the request instead. */
   readonly status: number;
+  /**
+   * The plan of the key the request was counted against (`enterprise`: a key with quotas of its
+   * own); absent when it was counted against none (no key or a wrong one, a public path, a probe).
+   */
+  readonly plan?: PlanName;
   readonly responseHeaders: Readonly<Record<string, string>>;
   readonly responseBody: string;
   /** Real milliseconds from arrival to answer. */
@@ -38,6 +43,14 @@ export interface RecordedExchange {
   /** The store's clock when it was answered, as an ISO date. */
   readonly time: string;
 }
+
+/**
+ * A plan as the journal names it: a named plan, or `enterprise` for a key with quotas of its own.
+ *
+ * @example
+ * const plan: PlanName = 'enterprise'; // { perMinute: 100_000, perDay: 10_000_000 }
+ */
+export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
 
 /**
  * Which exchanges a check is about: each given field must equal the exchange's (`method`
@@ -172,11 +185,12 @@ function boundedHeaders(record: Record<string, string>, bounds: (typeof HEADER_B
   return { headers, cut };
 }
 
-/** What a journal entry is made of: the request (before it is read), the body kept of it (none for a refused one), its answer, the real ms it took, the store's time and the redaction of its secrets. */
+/** What a journal entry is made of: the request (before it is read), the body kept of it (none for a refused one), its answer, the plan it was counted against, the real ms it took, the store's time and the redaction of its secrets. */
 export interface ExchangeParts {
   readonly request: Request;
   readonly requestBody: KeptBody;
   readonly response: Response;
+  readonly plan?: Plan | undefined;
   readonly ms: number;
   readonly now: number;
   readonly redact: Redactor;
@@ -189,7 +203,7 @@ export interface ExchangeParts {
  * @example
  * const exchange = await recordedExchange({ request, requestBody: await tap.kept(), response, ms, now: clock.now(), redact });
  */
-export async function recordedExchange({ request, requestBody, response, ms, now, redact }: ExchangeParts): Promise<RecordedExchange> {
+export async function recordedExchange({ request, requestBody, response, plan, ms, now, redact }: ExchangeParts): Promise<RecordedExchange> {
   const { path, query } = pathAndQuery(request.url);
   const failed = isConnectionReset(response);
   const bounds = !failed && REFUSED_STATUSES.has(response.status) ? HEADER_BOUNDS.refused : HEADER_BOUNDS.answered;
@@ -205,6 +219,7 @@ export async function recordedExchange({ request, requestBody, response, ms, now
     requestBody: requestBody.truncated ? redact.cutShort(requestBody.text) : redact(requestBody.text),
     ...(requestBody.truncated && { requestBodyTruncated: true }),
     status: failed ? 0 : response.status,
+    ...(plan !== undefined && { plan: typeof plan === 'string' ? plan : 'enterprise' }),
     responseHeaders: failed ? {} : headerRecord(response.headers, redact),
     responseBody: failed ? '' : redact(await response.clone().text()),
     ms: Math.round(ms * 100) / 100,

@@ -55,10 +55,19 @@ const SELECTOR = v.pipe(
 export const OpenedSandboxSchema = v.pipe(v.strictObject({ id: ID, keys: SandboxKeysSchema, selector: SELECTOR }), v.title('OpenedSandbox'));
 
 const REAL_TIME = v.pipe(v.string(), v.description('Real time (not a world\u2019s clock), as an ISO 8601 date.'));
+const COUNT = (what: string) => v.pipe(v.number(), v.safeInteger(), v.minValue(0), v.description(what));
 
 /** An item of `GET /__admin/sandboxes`, and the answer of `GET /__admin/sandboxes/{id}`. */
 export const SandboxSchema = v.pipe(
-  v.strictObject({ id: ID, keys: SandboxKeysSchema, selector: SELECTOR, createdAt: REAL_TIME, lastUsedAt: REAL_TIME }),
+  v.strictObject({
+    id: ID,
+    keys: SandboxKeysSchema,
+    selector: SELECTOR,
+    createdAt: REAL_TIME,
+    lastUsedAt: REAL_TIME,
+    pets: COUNT('The pets it holds now.'),
+    requests: COUNT('The exchanges its journal keeps now (GET /__admin/sandboxes/{id}/requests lists them).'),
+  }),
   v.title('Sandbox'),
   v.description('An open sandbox; it is deleted once unused for the idle minutes (--sandbox-idle).'),
 );

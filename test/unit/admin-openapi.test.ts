@@ -128,11 +128,13 @@ describe('GET /__admin/openapi.json', () => {
       tags,
       Object.keys(responses),
     ];
-    // Every world operation again for one sandbox, but the server's own document.
+    // Every world operation again for one sandbox, but the server's own: its document, the dashboard's page and files, the event stream of every world.
     const world = operations.filter(({ path }) => !path.startsWith('/__admin/sandboxes'));
+    const ofTheServer = ({ path, tags }: (typeof operations)[number]) =>
+      path === '/__admin/openapi.json' || path === '/__admin/requests/events' || tags.includes('dashboard');
     expect(operations.filter(({ path }) => path.startsWith(inSandbox)).map(summary)).toEqual(
       world
-        .filter(({ path }) => path !== '/__admin/openapi.json')
+        .filter((operation) => !ofTheServer(operation))
         .map((operation) => {
           const [call, operationId, , statuses] = summary(operation) as [string, string, string[], string[]];
           // Integer keys come first in an object, in order: the 404 goes among them.
@@ -180,6 +182,24 @@ describe('GET /__admin/openapi.json', () => {
       ['HEAD /__admin/sandboxes/{id}', 'getSandboxHead', ['sandboxes'], ['200', '400', '401', '404', '429', '4XX']],
       ['DELETE /__admin/sandboxes/{id}', 'deleteSandbox', ['sandboxes'], ['204', '400', '401', '404', '429', '4XX']],
       ['OPTIONS /__admin/sandboxes/{id}', 'sandboxOptions', ['sandboxes'], ['204', '400', '401', '404', '429', '4XX']],
+      ['GET /__admin', 'redirectToDashboard', ['dashboard'], ['308', '400', '429', '4XX']],
+      ['HEAD /__admin', 'redirectToDashboardHead', ['dashboard'], ['308', '400', '429', '4XX']],
+      ['OPTIONS /__admin', 'redirectToDashboardOptions', ['dashboard'], ['204', '400', '429', '4XX']],
+      ['GET /__admin/', 'getDashboard', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['HEAD /__admin/', 'getDashboardHead', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['OPTIONS /__admin/', 'getDashboardOptions', ['dashboard'], ['204', '400', '429', '4XX']],
+      ['GET /__admin/dashboard.js', 'getDashboardScript', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['HEAD /__admin/dashboard.js', 'getDashboardScriptHead', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['OPTIONS /__admin/dashboard.js', 'getDashboardScriptOptions', ['dashboard'], ['204', '400', '429', '4XX']],
+      ['GET /__admin/dashboard.css', 'getDashboardStyles', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['HEAD /__admin/dashboard.css', 'getDashboardStylesHead', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['OPTIONS /__admin/dashboard.css', 'getDashboardStylesOptions', ['dashboard'], ['204', '400', '429', '4XX']],
+      ['GET /__admin/favicon.svg', 'getDashboardIcon', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['HEAD /__admin/favicon.svg', 'getDashboardIconHead', ['dashboard'], ['200', '400', '429', '4XX']],
+      ['OPTIONS /__admin/favicon.svg', 'getDashboardIconOptions', ['dashboard'], ['204', '400', '429', '4XX']],
+      ['GET /__admin/requests/events', 'streamRequests', ['journal'], ['200', '400', '401', '429', '503', '4XX']],
+      ['HEAD /__admin/requests/events', 'streamRequestsHead', ['journal'], ['200', '400', '401', '429', '503', '4XX']],
+      ['OPTIONS /__admin/requests/events', 'streamRequestsOptions', ['journal'], ['204', '400', '401', '429', '4XX']],
     ]);
     for (const { method, path, description } of operations)
       expect([method, path, typeof description, description.length > 0]).toEqual([method, path, 'string', true]);
