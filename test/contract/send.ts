@@ -21,13 +21,19 @@ export function send(origin: string, planned: PlannedRequest, agent: Agent): Pro
   return new Promise((resolve) => {
     const outgoing = request({ agent, hostname, port, method: planned.method, path: planned.target, setHost: false }, (incoming) => {
       const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', (error) => resolve(`the answer broke off: ${error.message}`));
-      incoming.on('end', () => {
+      const answered = () => {
         const headers = new Headers();
         for (let i = 0; i < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
         resolve({ method: planned.method, target: planned.target, status: incoming.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+      };
+      // An event stream (the admin API's /__admin/requests/events) never ends: its first chunk is the answer, then the connection goes.
+      const endless = incoming.headers['content-type'] === 'text/event-stream';
+      incoming.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (endless) answered(), outgoing.destroy();
       });
+      incoming.on('error', (error) => resolve(`the answer broke off: ${error.message}`));
+      incoming.on('end', answered);
     });
     // Grouped by name, so a repeated header goes out as repeated lines rather than one joined value.
     const lines = new Map<string, string[]>();

@@ -1,4 +1,4 @@
-/** The served OpenAPI documents, the API's and the admin API's, pass Redocly's recommended rules and Spectral's `spectral:oas` (the real CLIs) with no problem at all. */
+/** The served OpenAPI documents, the API's and the admin API's, pass Redocly's recommended rules and Spectral's `spectral:oas` (the real CLIs) with no problem at all but the dashboard's address. */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,16 +51,29 @@ const apiDocument = () => createPetStore().fetch('http://localhost/v1/openapi.js
 const adminDocument = () =>
   createPetStore({ admin: { token: ADMIN_TOKEN } }).fetch('http://localhost/__admin/openapi.json', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
 
+/**
+ * The only problems allowed, each a choice the admin document states: the dashboard lives at
+ * `/__admin/` (the issue's address, a folder, so the page's relative links resolve under any mount
+ * path), and `/__admin` only sends the browser there (a 308, no 2xx of its own).
+ */
+const DASHBOARD_ADDRESS: Problems = [
+  'no-path-trailing-slash at #/paths/~1__admin~1: `/__admin/` should not have a trailing slash.',
+  'operation-2xx-response at #/paths/~1__admin/get/responses: Operation must have at least one `2XX` response.',
+  'operation-2xx-response at #/paths/~1__admin/head/responses: Operation must have at least one `2XX` response.',
+  'path-keys-no-trailing-slash at /paths//__admin/: Path must not end with slash.',
+];
+const unexpected = (problems: Problems) => problems.filter((problem) => !DASHBOARD_ADDRESS.includes(problem));
+
 describe.each([
   ['the API document (GET /v1/openapi.json)', apiDocument],
   ['the admin document (GET /__admin/openapi.json)', adminDocument],
 ])('%s', (_, served) => {
   it('has no error and no warning under Redocly recommended rules', async () => {
     const { file } = await documentFile(await served());
-    expect(await redocly(file)).toEqual([]);
+    expect(unexpected(await redocly(file))).toEqual([]);
   }, 60_000);
 
   it('has no error, warning or hint under Spectral spectral:oas', async () => {
-    expect(await spectral(await documentFile(await served()))).toEqual([]);
+    expect(unexpected(await spectral(await documentFile(await served())))).toEqual([]);
   }, 60_000);
 });
