@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { WORKERD_BUILD } from '../../examples/mount/workers/workerd-build.mjs';
+import { dashboardEsbuildPlugin } from '../../scripts/dashboard-assets.ts';
 import type { LimitStore, PetStorage } from '../../src/index.ts';
 
 /**
@@ -65,7 +66,8 @@ export interface LocalWorkerd {
 
 /** `contents` (TypeScript, imports resolved from the repository root) as one ES module for workerd, bundled as wrangler does. */
 export async function bundle(contents: string): Promise<string> {
-  const { outputFiles } = await build({ ...WORKERD_BUILD, stdin: { contents, resolveDir: process.cwd(), loader: 'ts' } });
+  // The admin API's dashboard bundled as the package's build bundles it (scripts/dashboard-assets.ts).
+  const { outputFiles } = await build({ ...WORKERD_BUILD, plugins: [dashboardEsbuildPlugin()], stdin: { contents, resolveDir: process.cwd(), loader: 'ts' } });
   return outputFiles[0]!.text;
 }
 
