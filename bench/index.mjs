@@ -146,7 +146,7 @@ const targets = [
   ]),
   ...dataMixedTargets(dataMixed),
   ...sqlLimitsTargets(sqlLimits),
-  ['Service-worker bundle, min+gzip', '≤ 44 KB', `${f(bundle.gzipBytes / 1024, 1)} KB`, bundle.gzipBytes <= 44 * 1024],
+  ['Service worker `init --worker-only` writes, gzip -9', '≤ 40 KB', `${f(bundle.gzipBytes / 1024, 1)} KB`, bundle.gzipBytes <= 40 * 1024],
 ];
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -254,11 +254,16 @@ ${sqlLimitsSection(sqlLimits)}
 
 ## Service-worker bundle
 
-\`petstore-service/service-worker\` with all its dependencies (core, valibot, @valibot/to-json-schema,
-ipaddr.js, @noble/hashes, idb-keyval, @whatwg-node/server's CORS headers), bundled and minified by esbuild for the
-browser; without the node:http bridge and the admin API, which it never uses, but with the controls a page drives
-(clock, faults, sandboxes, generated pets: issue #36 took it from 33.5 to 41.2 KB and the target from 40 to 44 KB):
-${f(bundle.minBytes)} bytes minified, **${f(bundle.gzipBytes)} bytes min+gzip**.
+The worker \`petstore-service init --worker-only\` writes: \`petstore-service/service-worker\` with all its dependencies
+(core, valibot, idb-keyval, @whatwg-node/server's CORS headers), bundled and minified by esbuild as one classic script,
+after init's line of options; without the node:http bridge, the admin API and the caller-address warnings, which it
+never uses, but with the controls a page drives (clock, faults, sandboxes, generated pets, the journal: issue #36 took it
+from 33.5 to 41.2 KB and the target from 40 to 44 KB). Issue #48 brought it back under 40 KB: the OpenAPI document's
+JSON Schemas converted when it is built (scripts/prebuilt-openapi.ts), not by @valibot/to-json-schema in the browser,
+and keys' SHA-256 from runtimes/service-worker/sha256.ts instead of @noble/hashes (the same digests in a sixth of the code):
+${f(bundle.minBytes)} bytes, **${f(bundle.gzipBytes)} bytes gzip -9**. The entry as a user's esbuild bundles it for the
+browser, which converts the schemas at run time and hashes with @noble/hashes: ${f(bundle.entryMinBytes)} bytes minified,
+${f(bundle.entryGzipBytes)} bytes min+gzip.
 `;
 
 /** The lowest and highest p99 ÷ p50 over every scenario, of our three rows and of the three peers. */
