@@ -13,7 +13,6 @@ import {
   type LimitStore,
   type Pet,
   type PetStorage,
-  type RequestNotes,
   type RequestView,
   type ResolvedOptions,
 } from '../src/index.ts';
@@ -129,14 +128,12 @@ export function createControls({
     // answered, reads no further than the body limit: never a whole upload the API refused.
     const tap = bodyTap(request.body, config.maxBodyBytes);
     const view = readingThrough(request, tap.body);
-    // The path notes the plan it counted the request against where telemetry watches; else notes of our own, for the journal.
-    const notes: RequestNotes = host.notes ?? {};
-    const noted = host.notes ? host : { ...host, notes };
-    const response = await faults.apply(request, (injected) => answerIn(arrivedIn, view, noted, injected));
+    const response = await faults.apply(request, (injected) => answerIn(arrivedIn, view, host, injected));
     const ms = performance.now() - started;
     // A refusal's body is left unread: the flood a keyless caller can send keeps none of its uploads.
     const requestBody = REFUSED_STATUSES.has(response.status) ? unreadBody(request) : await tap.kept();
-    const exchange = await recordedExchange({ request, requestBody, response, plan: notes.plan, ms, now: clock.now(), redact });
+    // The plan the path counted the request against, on the notes a host with telemetry (or the admin layers) hands it.
+    const exchange = await recordedExchange({ request, requestBody, response, plan: host.notes?.plan, ms, now: clock.now(), redact });
     if (generation === arrivedIn) {
       journal.record(exchange);
       onRecord?.(exchange);

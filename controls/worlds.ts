@@ -71,7 +71,7 @@ export function createWorlds({ config, clock, sandboxClock, realNow, standingFau
     journalBudget: budget,
     petBudget,
     ...(kept && { kept }),
-    ...(onRecord && { onRecord: (exchange: RecordedExchange) => onRecord(null, exchange) }),
+    onRecord: onRecord && ((exchange: RecordedExchange) => onRecord(null, exchange)),
   });
   const sandboxes = createSandboxes({
     config,
@@ -82,7 +82,7 @@ export function createWorlds({ config, clock, sandboxClock, realNow, standingFau
     journalSize,
     journalBudget: budget,
     petBudget,
-    ...(onRecord && { onRecord }),
+    onRecord,
   });
   return { main, sandboxes, handle: sandboxes.route(main.handle) };
 }

@@ -1,4 +1,5 @@
 /** The fake backend's layers with the admin API: the set the products with a fake backend over HTTP hand to the composition root. */
+import type { Handle } from '../../src/index.ts';
 import type { ControlLayers } from '../layers.ts';
 import { manualClock, takeoverClock } from '../clock/clock.ts';
 import { createWorlds, DEFAULT_BOUNDS, withStandingFaults } from '../worlds.ts';
@@ -28,7 +29,9 @@ export const controlLayers: ControlLayers = {
       ...(feed && { onRecord: feed.publish }),
     });
     const { main: controls, sandboxes } = worlds;
-    return { controls, sandboxes, handle: feed ? withAdmin(worlds, { ...config, admin: config.admin! }, feed) : worlds.handle };
+    // Notes on every request, telemetry or not: the path notes there the plan it counted the request against, for the journal.
+    const noted: Handle = (request, host, injected) => worlds.handle(request, host.notes ? host : { ...host, notes: {} }, injected);
+    return { controls, sandboxes, handle: feed ? withAdmin({ ...worlds, handle: noted }, { ...config, admin: config.admin! }, feed) : noted };
   },
   faulty: withStandingFaults,
 };

@@ -184,7 +184,7 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
         ...(journalSize && { journalSize }),
         ...(journalBudget && { journalBudget }),
         ...(petBudget && { petBudget }),
-        ...(onRecord && { onRecord: (exchange: RecordedExchange) => onRecord(id, exchange) }),
+        onRecord: onRecord && ((exchange: RecordedExchange) => onRecord(id, exchange)),
       });
       const entry: Entry = { sandbox: { id, keys, selector, controls, createdAt: now() }, plans, lastUsedAt: now() };
       entries.set(id, entry);
