@@ -4,7 +4,7 @@ import { type Exchange, loadedRows } from './journal-rows.ts';
 import { quotasSeen } from './quotas.ts';
 
 /** An exchange at `second` by `plan` whose answer said `remaining` (no quota headers when undefined). */
-function answered(second: number, plan: string | undefined, remaining: number | undefined): Exchange {
+function answered(second: number, plan: Exchange['plan'], remaining: number | undefined): Exchange {
   const quota: Record<string, string> =
     remaining === undefined
       ? {}
