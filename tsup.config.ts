@@ -68,10 +68,6 @@ const workerTemplate: Options = {
   define: { ...define, 'globalThis.__PETSTORE_WITHOUT_ADDRESS_WARNINGS__': 'true' },
   // The document's JSON Schemas converted now, not in the browser: no converter in the worker (scripts/prebuilt-openapi.ts).
   esbuildPlugins: [prebuiltOpenApiPlugin],
-  // The same SHA-256 digests src/auth/auth.ts takes from @noble/hashes, in a sixth of its code (runtimes/service-worker/sha256.ts).
-  esbuildOptions(options) {
-    options.alias = { '@noble/hashes/sha2.js': './runtimes/service-worker/sha256.ts', '@noble/hashes/utils.js': './runtimes/service-worker/sha256.ts' };
-  },
 };
 
 /**

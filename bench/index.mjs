@@ -259,10 +259,9 @@ The worker \`petstore-service init --worker-only\` writes: \`petstore-service/se
 after init's line of options; without the node:http bridge, the admin API and the caller-address warnings, which it
 never uses, but with the controls a page drives (clock, faults, sandboxes, generated pets, the journal: issue #36 took it
 from 33.5 to 41.2 KB and the target from 40 to 44 KB). Issue #48 brought it back under 40 KB: the OpenAPI document's
-JSON Schemas converted when it is built (scripts/prebuilt-openapi.ts), not by @valibot/to-json-schema in the browser,
-and keys' SHA-256 from runtimes/service-worker/sha256.ts instead of @noble/hashes (the same digests in a sixth of the code):
+JSON Schemas converted when it is built (scripts/prebuilt-openapi.ts), not by @valibot/to-json-schema in the browser:
 ${f(bundle.minBytes)} bytes, **${f(bundle.gzipBytes)} bytes gzip -9**. The entry as a user's esbuild bundles it for the
-browser, which converts the schemas at run time and hashes with @noble/hashes: ${f(bundle.entryMinBytes)} bytes minified,
+browser, which converts the schemas at run time: ${f(bundle.entryMinBytes)} bytes minified,
 ${f(bundle.entryGzipBytes)} bytes min+gzip.
 `;
 
