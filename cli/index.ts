@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   if (settings.adminToken) {
     const { line, warning } = adminExposure(listening);
     if (warning) process.stderr.write(`petstore-service: ${warning}\n`);
-    lines.push(line);
+    lines.push(line, `Dashboard on ${new URL('/__admin/', url).href} (sign in with the admin token)`);
   }
   if (metrics) lines.push(metricsExposure(listening, METRICS_PATH, settings.metricsToken !== undefined));
   if (settings.delayMs || settings.failRate) {

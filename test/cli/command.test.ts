@@ -257,10 +257,11 @@ describe('petstore-service command', () => {
     expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
   });
 
-  it('mounts the admin API with --admin-token, says where, and keeps the demo faults as faults it lists and a reset brings back', async () => {
+  it('mounts the admin API with --admin-token, says where and where its dashboard is, and keeps the demo faults as faults it lists and a reset brings back', async () => {
     const { url, stdout } = await start(['--key', 'k1:pro', '--admin-token', 'admin-token-0123456789', '--delay', '5']).listening;
     const admin = new URL('/__admin', url).href;
-    expect(stdout).toContain(`\nAdmin API on ${admin} (Authorization: Bearer <the admin token>)\n`);
+    expect(stdout).toContain(`\nAdmin API on ${admin} (Authorization: Bearer <the admin token>)\nDashboard on ${admin}/ (sign in with the admin token)\n`);
+    expect((await fetch(`${admin}/`)).headers.get('content-type')).toMatch(/^text\/html/);
     expect(stdout).not.toContain('admin-token-0123456789');
     const headers = { authorization: 'Bearer admin-token-0123456789' };
     expect(await (await fetch(`${admin}/faults`, { headers })).json()).toEqual([{ id: 'fault-1', delayMs: 5, times: 'always', left: 'always' }]);
