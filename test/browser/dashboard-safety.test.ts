@@ -51,8 +51,9 @@ describe('the dashboard in Chromium, safely', () => {
       '/__admin/requests.har',
     ];
     expect([...paths]).toEqual(expect.arrayContaining(everyPart));
-    // A blob: URL (the HAR saved) names the page's origin too.
+    // A blob: URL (the HAR saved) names the page's origin too; a request the CSP stopped is no request, but a violation.
     expect(requested.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect((await payloadEffects(opened)).violations).toEqual([]);
   });
 
   it('keeps the token in sessionStorage only: no localStorage, no cookie, no URL; the journal and the HAR show it redacted; signing out forgets it', async () => {
