@@ -57,7 +57,7 @@ export function FaultsView({ prefix, version }: { prefix: string; version: numbe
   return html`<section class="faults" aria-labelledby="faults-title">
     <h3 id="faults-title">Faults</h3>
     <table>
-      <caption>Faults</caption>
+      <caption class="hidden">Faults</caption>
       <thead><tr><th scope="col">Id</th><th scope="col">Rule</th><th scope="col">Left</th></tr></thead>
       <tbody>
         ${faults.length === 0 && html`<tr><td colspan="3">None: every request is answered as it would be.</td></tr>`}

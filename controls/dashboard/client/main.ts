@@ -20,6 +20,9 @@ import { SignIn } from './sign-in.ts';
 import { useJournal } from './use-journal.ts';
 import { WorldView } from './world-view.ts';
 
+/** How often the sandboxes are listed anew besides after a change and a sandbox's request: a list of ids and counts. */
+const SANDBOXES_REFRESH_MS = 5_000;
+
 /** The open sandboxes, fetched now and again on `refresh()`; a burst of refreshes asked while one runs makes one more. */
 function useSandboxes(onRefused: (refusal: AdminRefusal) => void) {
   const [sandboxes, setSandboxes] = useState<readonly SandboxSummary[]>([]);
@@ -40,7 +43,12 @@ function useSandboxes(onRefused: (refusal: AdminRefusal) => void) {
       });
     return running.current;
   };
-  useEffect(() => void refresh(), []);
+  useEffect(() => {
+    void refresh();
+    // A sandbox opened by a test's fixture shows up before its first request, and idle ones go.
+    const timer = setInterval(() => void refresh(), SANDBOXES_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
   return { sandboxes, refresh };
 }
 

@@ -32,7 +32,8 @@ export function quotasSeen(rows: readonly Row[]): QuotaSeen[] {
     const limit = headers['x-ratelimit-limit'];
     if (limit === undefined) continue;
     const world = sandbox ?? 'main';
-    const plan = exchange.plan ?? 'unknown';
+    // No plan: a request without a valid key, counted by its address.
+    const plan = exchange.plan ?? 'no key';
     const key = `${world} ${plan}`;
     if (seen.has(key)) continue;
     seen.set(key, {

@@ -68,7 +68,7 @@ export function RequestsView({ journal, worlds }: { journal: LiveJournal; worlds
     <p>${shown.length === journal.rows.length ? `${shown.length} exchanges` : `${shown.length} of ${journal.rows.length} exchanges`} (the newest ${MAX_ROWS} at most)</p>
     <div class="scroll">
       <table>
-        <caption>Requests</caption>
+        <caption class="hidden">Requests</caption>
         <thead>
           <tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th>
             <th scope="col">Plan</th><th scope="col">Duration</th><th scope="col">Sandbox</th></tr>

@@ -59,7 +59,7 @@ export function SandboxesView({ sandboxes, refresh }: { sandboxes: readonly Sand
     ${notice}
     <div class="scroll">
       <table>
-        <caption>Sandboxes</caption>
+        <caption class="hidden">Sandboxes</caption>
         <thead>
           <tr><th scope="col">Id</th><th scope="col">Pets</th><th scope="col">Requests</th><th scope="col">Last used</th><th scope="col"><span class="hidden">Actions</span></th></tr>
         </thead>
