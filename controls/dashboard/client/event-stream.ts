@@ -78,24 +78,31 @@ export interface StreamListener {
 /** Reads one connection's events until it ends; whether it got any bytes at all. */
 async function readEvents(response: Response, signal: AbortSignal, listener: StreamListener): Promise<boolean> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+  const stop = () => void reader.cancel().catch(() => undefined);
+  // Removed when the connection ends: a page that reconnects all day must not pile up listeners.
+  signal.addEventListener('abort', stop, { once: true });
   let got = false;
   let pending = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done || signal.aborted) return got;
-    got = true;
-    const { events, rest } = parseEventStream(pending + value);
-    pending = rest;
-    for (const event of events) listener.onEvent(event);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || signal.aborted) return got;
+      got = true;
+      const { events, rest } = parseEventStream(pending + value);
+      pending = rest;
+      for (const event of events) listener.onEvent(event);
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
 }
 
 /** Waits `ms`, or less when `signal` aborts. */
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /**
