@@ -4,9 +4,19 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { listening, runCli } from '../helpers/cli.ts';
 import { launchChromium } from './browser.ts';
 
-/** The admin token the command is started with. */
+/**
+ * The admin token the command is started with.
+ *
+ * @example
+ * await signIn(page, TOKEN);
+ */
 export const TOKEN = 'dashboard-admin-token-0123456789';
-/** The command's one API key, of the pro plan. */
+/**
+ * The command's one API key, of the pro plan.
+ *
+ * @example
+ * await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${KEY}` } });
+ */
 export const KEY = 'dashboard-api-key-0123456789';
 
 let browser: Browser;
@@ -21,7 +31,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A page on the dashboard of a running command, and what it did. */
+/**
+ * A page on the dashboard of a running command, and what it did.
+ *
+ * @example
+ * const { page, api }: OpenedDashboard = await openDashboard();
+ */
 export interface OpenedDashboard {
   /** The command's origin (`http://127.0.0.1:<port>`). */
   readonly origin: string;

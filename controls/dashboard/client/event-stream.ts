@@ -67,7 +67,12 @@ export function retryDelayMs(failures: number): number {
  */
 export type StreamState = 'connecting' | 'live' | 'retrying' | 'refused';
 
-/** What {@link followEvents} tells its caller. */
+/**
+ * What {@link followEvents} tells its caller.
+ *
+ * @example
+ * const listener: StreamListener = { onOpen: reload, onEvent: (event) => console.log(event.event), onState: setState };
+ */
 export interface StreamListener {
   /** The stream is open (again): what was missed while it was not must be fetched anew. */
   readonly onOpen: () => void;
