@@ -1,4 +1,5 @@
-/** Server-Sent Events read with fetch and a reader (EventSource cannot send a bearer header): the parser, and a follower that reconnects with backoff. */
+/** Server-Sent Events read with fetch and a reader (EventSource cannot send a bearer header), parsed by eventsource-parser, and a follower that reconnects with backoff. */
+import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { adminFetch, AdminRefusal } from './admin-fetch.ts';
 
 /**
@@ -13,38 +14,22 @@ export interface StreamEvent {
   readonly data: string;
 }
 
-/** One event's block of lines as the event it names, or none for a block of comments only. */
-function eventOf(block: string): StreamEvent | undefined {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split(/\r\n|\r|\n/)) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    // One space after the colon belongs to the syntax, not the value (the WHATWG event-stream rules).
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  return data.length === 0 ? undefined : { event, data: data.join('\n') };
-}
-
 /**
- * The whole events at the start of `text` (each ends at a blank line), and the text after them
- * that is not yet a whole event, to be read again with what comes next.
+ * The events of a `text/event-stream` body as they arrive, parsed by eventsource-parser (the WHATWG
+ * rules: events split across chunks, comments, CRLF, multi-line data); an event that names none is
+ * `message`, as EventSource calls it.
  *
  * @example
- * parseEventStream('event: exchange\ndata: {}\n\n: heartbeat\n\nda'); // { events: [{ event: 'exchange', data: '{}' }], rest: 'da' }
+ * const events = streamEvents(response.body!).getReader();
+ * const { value } = await events.read(); // { event: 'exchange', data: '{"sandbox":null,…}' }
  */
-export function parseEventStream(text: string): { events: StreamEvent[]; rest: string } {
-  const events: StreamEvent[] = [];
-  const blocks = text.split(/\r\n\r\n|\n\n|\r\r/);
-  const rest = blocks.pop()!;
-  for (const block of blocks) {
-    const event = eventOf(block);
-    if (event) events.push(event);
-  }
-  return { events, rest };
+export function streamEvents(body: ReadableStream<BufferSource>): ReadableStream<StreamEvent> {
+  return body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .pipeThrough(
+      new TransformStream<EventSourceMessage, StreamEvent>({ transform: ({ event, data }, out) => out.enqueue({ event: event ?? 'message', data }) }),
+    );
 }
 
 /**
@@ -82,20 +67,20 @@ export interface StreamListener {
 
 /** Reads one connection's events until it ends; whether it got any bytes at all. */
 async function readEvents(response: Response, signal: AbortSignal, listener: StreamListener): Promise<boolean> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let got = false;
+  // Any byte counts, the stream's opening comment too, which is no event.
+  const noted = response.body!.pipeThrough(
+    new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({ transform: (chunk, out) => ((got = true), out.enqueue(chunk)) }),
+  );
+  const reader = streamEvents(noted).getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   // Removed when the connection ends: a page that reconnects all day must not pile up listeners.
   signal.addEventListener('abort', stop, { once: true });
-  let got = false;
-  let pending = '';
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || signal.aborted) return got;
-      got = true;
-      const { events, rest } = parseEventStream(pending + value);
-      pending = rest;
-      for (const event of events) listener.onEvent(event);
+      listener.onEvent(value);
     }
   } finally {
     signal.removeEventListener('abort', stop);
