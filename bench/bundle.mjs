@@ -1,5 +1,6 @@
-// Size of the service worker `petstore-service init --worker-only` writes (after `npm run build`), and of the
-// petstore-service/service-worker entry as a user's esbuild bundles it for the browser with all its dependencies.
+// Size of the service worker `petstore-service init --worker-only` writes (after `npm run build`), of the
+// petstore-service/service-worker entry as a user's esbuild bundles it for the browser with all its dependencies,
+// and of the dashboard page the admin API serves.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,4 +32,16 @@ export async function serviceWorkerBundle() {
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** The dashboard's files as the built library serves them at /__admin/: bytes, and bytes through gzip -9. */
+export async function dashboardFiles() {
+  const { createPetStore } = await import('../dist/index.js');
+  const store = createPetStore({ admin: { token: 'bench-admin-token-0123456789' } });
+  const sizes = {};
+  for (const file of ['', 'dashboard.js', 'dashboard.css', 'favicon.svg']) {
+    const body = Buffer.from(await (await store.fetch(`http://localhost/__admin/${file}`)).arrayBuffer());
+    sizes[file || 'index.html'] = { bytes: body.byteLength, gzipBytes: gzipBytes(body) };
+  }
+  return sizes;
 }
