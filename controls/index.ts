@@ -5,4 +5,4 @@
  * and at the root one world's controls, the worlds, and the layer sets the composition root takes.
  */
 export * from './without-admin.ts';
-export { controlLayers } from './admin/admin-layers.ts';
+export { adminLayers, controlLayers } from './admin/admin-layers.ts';

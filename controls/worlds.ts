@@ -6,7 +6,7 @@ import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type
 import type { RecordedExchange } from './journal/journal.ts';
 import { journalBudget } from './journal/journal-memory.ts';
 import { createPetBudget } from './pets/pet-budget.ts';
-import { createSandboxes, type Sandboxes } from './sandboxes/sandboxes.ts';
+import { createSandboxes, type SandboxWorlds, type Sandboxes } from './sandboxes/sandboxes.ts';
 
 /**
  * How much a fake backend keeps: the most sandboxes, how long an unused one lives, each journal's
@@ -49,6 +49,8 @@ interface WorldSettings {
   readonly kept?: { readonly storage?: PetStorage; readonly limitStore?: LimitStore };
   /** Told each exchange any world journals: the sandbox's id, `null` for the main world's (the admin API's live feed). */
   readonly onRecord?: (sandbox: string | null, exchange: RecordedExchange) => void;
+  /** Where the sandboxes' worlds live: here (default), or each in an instance of its own (Workers). */
+  readonly sandboxWorlds?: SandboxWorlds;
 }
 
 /**
@@ -57,7 +59,7 @@ interface WorldSettings {
  * @example
  * const { main, sandboxes, handle } = createWorlds({ config, clock, sandboxClock: () => manualClock(), realNow: Date.now, standingFaults: [], bounds: DEFAULT_BOUNDS });
  */
-export function createWorlds({ config, clock, sandboxClock, realNow, standingFaults, bounds, kept, onRecord }: WorldSettings): Worlds {
+export function createWorlds({ config, clock, sandboxClock, realNow, standingFaults, bounds, kept, onRecord, sandboxWorlds }: WorldSettings): Worlds {
   const journalSize = bounds.journal;
   // One budget for every world's journal: a flood in any of them evicts the oldest exchanges anywhere.
   const budget = journalBudget(bounds.journalMiB * 1024 * 1024);
@@ -83,6 +85,7 @@ export function createWorlds({ config, clock, sandboxClock, realNow, standingFau
     journalBudget: budget,
     petBudget,
     onRecord,
+    ...(sandboxWorlds && { worlds: sandboxWorlds }),
   });
   return { main, sandboxes, handle: sandboxes.route(main.handle) };
 }

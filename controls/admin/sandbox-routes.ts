@@ -2,17 +2,18 @@
 import { ApiError, parseInput, pathAndQuery, type Reply } from '../../src/index.ts';
 import type { AdminOperation } from './admin-routes.ts';
 import { newSandboxSchemaFor } from '../sandboxes/sandbox-schemas.ts';
-import type { Sandbox, Sandboxes } from '../sandboxes/sandboxes.ts';
+import type { Sandbox, SandboxWorlds, Sandboxes } from '../sandboxes/sandboxes.ts';
 
 /**
  * A sandbox as the admin API shows it: its id, its keys, its selector, its times (real time, ISO),
- * and how many pets it holds and exchanges its journal keeps (counted when asked: the listing is an
- * admin call, the request path pays nothing for it).
+ * and, when its world is here, how many pets it holds and exchanges its journal keeps (counted when
+ * asked: the listing is an admin call, the request path pays nothing for it).
  */
-async function shown({ id, keys, selector, createdAt, lastUsedAt, controls }: Sandbox) {
-  const pets = (await controls.pets()).length;
-  const requests = controls.requests.length;
-  return { id, keys, selector, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString(), pets, requests };
+async function shown({ id, keys, selector, createdAt, lastUsedAt, controls }: Sandbox, worlds: SandboxWorlds) {
+  const times = { createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(lastUsedAt).toISOString() };
+  // A world that lives elsewhere (Workers) is not counted here: its pets and journal are in its own object.
+  if (worlds === 'elsewhere') return { id, keys, selector, ...times };
+  return { id, keys, selector, ...times, pets: (await controls.pets()).length, requests: controls.requests.length };
 }
 
 /**
@@ -52,7 +53,7 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
     {
       path: '/sandboxes',
       methods: {
-        GET: async () => ({ status: 200, body: await Promise.all(sandboxes.list().map(shown)) }),
+        GET: async () => ({ status: 200, body: await Promise.all(sandboxes.list().map((sandbox) => shown(sandbox, sandboxes.worlds))) }),
         async POST({ request, body }) {
           const input = isBodiless(request) ? {} : await body();
           const { seed } = parseInput(newSandboxSchemaFor(input), input, 'body');
@@ -78,7 +79,7 @@ export function sandboxRoutes(sandboxes: Sandboxes): { path: string; methods: Pa
         GET: async ({ params }) => {
           const sandbox = sandboxes.get(params.id!);
           if (!sandbox) throw noSuchSandbox(params.id!);
-          return { status: 200, body: await shown(sandbox) };
+          return { status: 200, body: await shown(sandbox, sandboxes.worlds) };
         },
         DELETE: ({ params }) => {
           if (!sandboxes.delete(params.id!)) throw noSuchSandbox(params.id!);

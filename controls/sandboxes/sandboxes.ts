@@ -45,7 +45,19 @@ export interface SandboxSettings {
   readonly petBudget?: PetBudget;
   /** Told each exchange a sandbox journals, with its id. */
   readonly onRecord?: (sandbox: string, exchange: RecordedExchange) => void;
+  /** Where each sandbox's world lives: `here` (default), or `elsewhere` (see {@link Sandboxes.worlds}). */
+  readonly worlds?: SandboxWorlds;
 }
+
+/**
+ * Where the sandboxes' worlds live: `here`, in this process beside the registry; or `elsewhere`,
+ * each in an instance of its own (the Workers fake backend's Durable Objects), the registry keeping
+ * only its id, keys, selector and times, so this process cannot count its pets or exchanges.
+ *
+ * @example
+ * const worlds: SandboxWorlds = 'elsewhere';
+ */
+export type SandboxWorlds = 'here' | 'elsewhere';
 
 /**
  * The sandboxes of one server. Idle ones are deleted on the real clock: by a timer set for the
@@ -81,6 +93,8 @@ export interface Sandboxes {
   route(handle: Handle): Handle;
   readonly max: number;
   readonly size: number;
+  /** Where its sandboxes' worlds live: with `elsewhere`, a sandbox's `controls` here hold none of its pets or exchanges. */
+  readonly worlds: SandboxWorlds;
 }
 
 /** A selector of no open sandbox: never the main world's answer, which would mix the worlds a test keeps apart. */
@@ -110,7 +124,18 @@ interface Entry {
  * const sandboxes = createSandboxes({ config, clock: () => manualClock(), max: 1_000, idleMs: 30 * 60_000, now: Date.now });
  * const handle = sandboxes.route(main.handle); // a sandbox's key reaches its world
  */
-export function createSandboxes({ config, clock, max, idleMs, now, journalSize, journalBudget, petBudget, onRecord }: SandboxSettings): Sandboxes {
+export function createSandboxes({
+  config,
+  clock,
+  max,
+  idleMs,
+  now,
+  journalSize,
+  journalBudget,
+  petBudget,
+  onRecord,
+  worlds = 'here',
+}: SandboxSettings): Sandboxes {
   // Least recently used first: a use moves an entry to the end, so the idle ones are always at the front.
   const entries = new Map<string, Entry>();
   /** Each open sandbox's id by its selector. */
@@ -162,6 +187,7 @@ export function createSandboxes({ config, clock, max, idleMs, now, journalSize, 
 
   return {
     max,
+    worlds,
     get size() {
       sweep();
       return entries.size;

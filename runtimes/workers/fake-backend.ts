@@ -1,7 +1,7 @@
 /** The Durable Object class that serves the Pet Store as a fake backend, admin API on, made from one petStoreWorker's options: one instance for the main world, one per sandbox, each from memory. */
 import { compose, toPetStore } from '../../compose/compose.ts';
 import type { PetStore } from '../../compose/handler.ts';
-import { controlLayers, newSandboxSchemaFor, type Sandboxes } from '../../controls/index.ts';
+import { adminLayers, newSandboxSchemaFor, type Sandboxes } from '../../controls/index.ts';
 import { parseApiKeys, parseInput, resolveOptions, type PetStoreOptions } from '../../src/index.ts';
 import { readMessage, type SandboxMessage } from './sandbox-messages.ts';
 import { opensSandbox } from './sandbox-router.ts';
@@ -65,7 +65,8 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
             // The Worker forwards the request as it came, Cloudflare's CF-Connecting-IP included.
             clientAddress: (incoming) => incoming.headers.get('cf-connecting-ip') ?? undefined,
           }),
-          layers: controlLayers,
+          // The registry here, each sandbox's world in its own object (sandbox-router.ts): the main object counts none of their pets.
+          layers: adminLayers('elsewhere'),
         });
         this.#world = { petstore: toPetStore(composed), sandboxes: composed.sandboxes! };
       }

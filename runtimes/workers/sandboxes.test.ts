@@ -96,4 +96,16 @@ describe('sandboxes of the Workers fake backend', () => {
     expect((await call('/v1/pets', keys.free)).status).toBe(401);
     expect(await listed()).toEqual([id]);
   });
+
+  it('lists a sandbox without counts of its pets and requests, which live in its own object, never as 0', async () => {
+    const { call, open } = fakeBackend();
+    const { id, keys } = await open();
+    await call('/v1/pets', keys.free, { method: 'POST', body: JSON.stringify({ name: 'Rex', categoryId: 1 }) });
+    const [listed] = (await (await call('/__admin/sandboxes', ADMIN)).json()) as [Record<string, unknown>];
+    const one = (await (await call(`/__admin/sandboxes/${id}`, ADMIN)).json()) as Record<string, unknown>;
+    expect([listed, one].map((sandbox) => ({ id: sandbox.id, pets: 'pets' in sandbox, requests: 'requests' in sandbox }))).toEqual([
+      { id, pets: false, requests: false },
+      { id, pets: false, requests: false },
+    ]);
+  });
 });
