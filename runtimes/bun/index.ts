@@ -1,4 +1,5 @@
 /** petstore-service/bun: the Pet Store on Bun.serve, passing each client's address on for rate limits. */
+import { endlessAnswers } from '../endless-answers.ts';
 import { LISTEN_OPTION_NAMES, listening, originOf, readServeArguments, type Serve } from '../serve.ts';
 
 export { createPetStore } from '../../compose/index.ts';
@@ -28,11 +29,17 @@ declare const Bun: {
 export const serve: Serve = async (...args: unknown[]) => {
   const plan = readServeArguments(args, { listenOptionNames: LISTEN_OPTION_NAMES, env: (name) => Bun.env[name] });
   const { petstore, port, hostname } = plan;
+  const answers = endlessAnswers();
   const server = Bun.serve({
     port,
     hostname,
-    fetch: (request, bunServer) => petstore(request, { clientAddress: bunServer.requestIP(request)?.address }),
+    fetch: (request, bunServer) => petstore(request, { clientAddress: bunServer.requestIP(request)?.address }).then(answers.through),
   });
-  // stop() without `true` lets in-flight requests finish before it resolves.
-  return listening(originOf(server.hostname, server.port), plan, () => server.stop());
+  // stop() without `true` lets in-flight requests finish before it resolves; an open event stream never would.
+  const close = () => {
+    const stopped = server.stop();
+    answers.endAll();
+    return stopped;
+  };
+  return listening(originOf(server.hostname, server.port), plan, close);
 };

@@ -1,4 +1,5 @@
 /** petstore-service/deno: the Pet Store on Deno.serve, passing each client's address on for rate limits. */
+import { endlessAnswers } from '../endless-answers.ts';
 import { LISTEN_OPTION_NAMES, listening, originOf, readServeArguments, type Serve } from '../serve.ts';
 
 export { createPetStore } from '../../compose/index.ts';
@@ -42,6 +43,15 @@ export const serve: Serve = async (...args: unknown[]) => {
   const plan = readServeArguments(args, { listenOptionNames: LISTEN_OPTION_NAMES, env: permittedEnv });
   const { petstore, port, hostname } = plan;
   // onListen replaces Deno's own "Listening on" line: the caller prints the URL it wants.
-  const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) => petstore(request, { clientAddress: info.remoteAddr.hostname }));
-  return listening(originOf(server.addr.hostname, server.addr.port), plan, () => server.shutdown());
+  const answers = endlessAnswers();
+  const server = Deno.serve({ port, hostname, onListen: () => {} }, (request, info) =>
+    petstore(request, { clientAddress: info.remoteAddr.hostname }).then(answers.through),
+  );
+  // shutdown() waits for every answer in flight: an open event stream would hold it forever.
+  const close = () => {
+    const stopped = server.shutdown();
+    answers.endAll();
+    return stopped;
+  };
+  return listening(originOf(server.addr.hostname, server.addr.port), plan, close);
 };

@@ -99,6 +99,18 @@ if (process.argv.includes('--without-env-permission')) {
   seen.refusedAfterAbort = await refused(`${served.url}/openapi.json`);
   seen.closeAfterAbort = await settles(served.close());
 
+  // A dashboard's event stream never ends by itself: close() ends it rather than wait for it.
+  const ADMIN = 'probe-admin-token-0123456789';
+  const watched = await serve(createPetStore({ apiKeys: { 'probe-key': 'free' }, admin: { token: ADMIN } }), { port: 0, hostname: '127.0.0.1' });
+  const stream = await fetch(`${new URL(watched.url).origin}/__admin/requests/events`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const events = /** @type {ReadableStream<Uint8Array>} */ (stream.body).getReader();
+  await events.read();
+  seen.closeWithEventStream = await settles(watched.close());
+  seen.eventStreamEnded = await events.read().then(
+    ({ done }) => (done ? 'ended' : 'still sending'),
+    () => 'ended',
+  );
+
   seen.unknownOption = await refusal({ port: 0, prot: 8080 });
   seen.storeOptionWithHandler = await refusal(handler, { port: 0, apiKeys: { k: 'free' } });
   seen.handlerInOptions = await refusal({ port: 0, handler });

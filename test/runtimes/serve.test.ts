@@ -24,6 +24,8 @@ function expected(runtime: string, nodeOnlyOption: string) {
       handlerStatus: 200,
       refusedAfterAbort: true,
       closeAfterAbort: 'resolved',
+      closeWithEventStream: 'resolved',
+      eventStreamEnded: 'ended',
       unknownOption: expect.stringMatching(/^TypeError: serve: unknown option "prot" \(did you mean "port"\?\); the options are .*\bport, hostname, signal\b/),
       storeOptionWithHandler: expect.stringMatching(/^TypeError: serve: "apiKeys" is a store option/),
       handlerInOptions: expect.stringMatching(/^TypeError: serve: a handler is not an option; pass it first/),
