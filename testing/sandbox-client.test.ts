@@ -87,11 +87,15 @@ describe('a sandbox over HTTP', () => {
     await expect(sandbox.har({ limit: 0 })).rejects.toThrow(/^petstore: GET \/__admin\/sandboxes\/[0-9a-z]{12}\/requests\.har answered 400: /);
   });
 
-  it('injects, lists and clears faults', async () => {
+  it('injects, lists, removes one of and clears faults', async () => {
     const { petstore, sandbox } = await opened();
     const id = await sandbox.faults.inject({ status: 503, path: '/v1/pets', times: 2 });
     expect(await sandbox.faults.list()).toEqual([expect.objectContaining({ id, status: 503, path: '/v1/pets', left: 2 })]);
     expect((await petstore.fetch(`${sandbox.url}/pets`, { headers: { authorization: `Bearer ${sandbox.keys.pro}` } })).status).toBe(503);
+    const other = await sandbox.faults.inject({ status: 500, path: '/v1/pets/1' });
+    await sandbox.faults.remove(id);
+    expect((await sandbox.faults.list()).map((fault) => fault.id)).toEqual([other]);
+    await expect(sandbox.faults.remove(id)).rejects.toThrow(/404.*not_found/);
     await sandbox.faults.clear();
     expect(await sandbox.faults.list()).toEqual([]);
   });

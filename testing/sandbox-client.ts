@@ -120,6 +120,8 @@ export interface PetstoreSandbox {
   /** Faults for its next requests: `inject` resolves to the rule's id. */
   readonly faults: {
     inject(rule: RemoteFaultRule): Promise<string>;
+    /** Removes the rule `id` (`DELETE …/faults/{id}`); rejects when no rule of that id can still apply. */
+    remove(id: string): Promise<void>;
     clear(): Promise<void>;
     list(): Promise<RemotePendingFault[]>;
   };
@@ -190,6 +192,7 @@ export async function openRemoteSandbox(server: PetstoreServer): Promise<Petstor
     },
     faults: {
       inject: async (rule) => (await json<{ id: string }>('POST', `${own}/faults`, rule)).id,
+      remove: (id) => done(admin('DELETE', `${own}/faults/${encodeURIComponent(id)}`)),
       clear: () => done(admin('DELETE', `${own}/faults`)),
       list: () => json('GET', `${own}/faults`),
     },

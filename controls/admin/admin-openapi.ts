@@ -26,6 +26,20 @@ const JOURNAL_FILTERS: OpenApiObject[] = Object.entries(JournalQuerySchema.entri
   return { name, in: 'query', required: false, description: schema.description, schema };
 });
 
+/** The fault a path names, as `POST /__admin/faults` answered its id. */
+const FAULT_ID: OpenApiObject = {
+  name: 'faultId',
+  in: 'path',
+  required: true,
+  description: 'The rule\u2019s id, as POST /__admin/faults answered it and GET /__admin/faults lists it (fault-1, fault-2, …).',
+  schema: { type: 'string', pattern: '^fault-[1-9][0-9]*$' },
+};
+
+const NO_SUCH_FAULT: OpenApiObject = {
+  description: 'No rule that can still apply has this id (`not_found`): used up, removed or never injected.',
+  content: jsonContent(ref('schemas', 'Error')),
+};
+
 const FILTERED =
   'Filters, each optional and all applying: method (any case), path (exact), status, since (the store\u2019s time, inclusive) and limit ' +
   '(the newest n matches, still oldest first). A filter that is unknown, repeated or malformed is a 400 naming it.';
@@ -129,6 +143,18 @@ export function adminOpenApiDocument(mountPath = ''): OpenApiObject {
             success: [204, 'Done.'],
           }),
           options: options('faultsOptions', 'faults'),
+        },
+        '/__admin/faults/{faultId}': {
+          delete: operation({
+            operationId: 'removeFault',
+            tag: 'faults',
+            summary: 'Remove one fault.',
+            description: 'The rule of that id stops applying at once; the others stay as they are.',
+            parameters: [FAULT_ID],
+            success: [204, 'Done.'],
+            others: { 404: NO_SUCH_FAULT },
+          }),
+          options: { ...options('faultOptions', 'faults'), parameters: [FAULT_ID] },
         },
         '/__admin/requests': {
           ...getAndHead({

@@ -1,5 +1,5 @@
 /** The admin API's routes: what each `/__admin` operation reads, checks and does to the controls. */
-import { parseInput, pathAndQuery, type Reply } from '../../src/index.ts';
+import { ApiError, parseInput, pathAndQuery, type Reply } from '../../src/index.ts';
 import { adminOpenApiJson } from './admin-openapi.ts';
 import { FaultRuleSchema } from '../faults/fault-schemas.ts';
 import { seedSchemaFor } from '../pets/seed-schemas.ts';
@@ -30,6 +30,14 @@ const noContent: Reply = { status: 204 };
 function inJson(fault: PendingFault): PendingFault {
   return fault.path instanceof RegExp ? { ...fault, path: String(fault.path) } : fault;
 }
+
+/** The 404 of a fault id no rule that can still apply has. */
+const noSuchFault = (id: string) =>
+  new ApiError({
+    status: 404,
+    code: 'not_found',
+    message: `There is no pending fault ${JSON.stringify(id)}: it was used up, removed or never injected; GET /__admin/faults lists them.`,
+  });
 
 /** The filter a journal query's string asks for, or its 400. */
 const filterIn = (request: Request) => journalFilter(new URLSearchParams(pathAndQuery(request.url).query));
@@ -112,6 +120,15 @@ export function adminRoutes(controls: Controls) {
           return json(201, { id: controls.faults.inject(rule) });
         },
         DELETE: () => (controls.faults.clear(), noContent),
+      },
+    },
+    {
+      path: '/faults/{faultId}',
+      methods: {
+        DELETE: ({ params }) => {
+          if (!controls.faults.remove(params.faultId!)) throw noSuchFault(params.faultId!);
+          return noContent;
+        },
       },
     },
     ...journalRoutes(controls),

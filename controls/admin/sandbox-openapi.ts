@@ -23,7 +23,10 @@ const NO_SUCH_SANDBOX = {
 /** `operationObject` with the sandbox's id as a parameter, and its 404 for an id no sandbox has. */
 function ofOneSandbox(operationObject: OpenApiObject): OpenApiObject {
   const { parameters, responses } = operationObject as { parameters?: unknown[]; responses: OpenApiObject };
-  return { ...operationObject, parameters: [ID_PARAMETER, ...(parameters ?? [])], responses: { ...responses, 404: NO_SUCH_SANDBOX } };
+  // A 404 the world's route has of its own (no such fault) is said beside the sandbox's.
+  const own = responses[404] as { description: string } | undefined;
+  const notFound = own ? { ...NO_SUCH_SANDBOX, description: `${NO_SUCH_SANDBOX.description} ${own.description}` } : NO_SUCH_SANDBOX;
+  return { ...operationObject, parameters: [ID_PARAMETER, ...(parameters ?? [])], responses: { ...responses, 404: notFound } };
 }
 
 /** `operation` of a world route, as the same route of one sandbox answers it. */

@@ -222,7 +222,7 @@ export const PendingFaultSchema = v.pipe(
     ...faultRuleEntries(
       v.pipe(v.string(), v.description(`${PATH_DESCRIPTION} A RegExp given in JavaScript is shown as its source between slashes, e.g. /^\\/v1\\/pets$/.`)),
     ),
-    id: v.pipe(v.string(), v.description('Names the rule in logs and tests.')),
+    id: v.pipe(v.string(), v.description('Names the rule: DELETE /__admin/faults/{faultId} removes it.')),
     left: v.pipe(v.union([v.pipe(v.number(), v.safeInteger(), v.minValue(1)), v.literal('always')]), v.description('Requests it will still apply to.')),
   }),
   v.title('PendingFault'),

@@ -47,6 +47,17 @@ describe('createFaults', () => {
   });
 });
 
+describe('faults.remove', () => {
+  it('takes away the rule of that id only, and says false for an id no rule that can still apply has', () => {
+    const faults = createFaults();
+    const first = faults.inject({ status: 503, times: 'always' });
+    const second = faults.failNext(1);
+    expect(faults.remove(first)).toBe(true);
+    expect(faults.list().map((fault) => fault.id)).toEqual([second]);
+    expect([faults.remove(first), faults.remove('fault-99')]).toEqual([false, false]);
+  });
+});
+
 describe('a delay range', () => {
   it('waits a whole number of ms from min to max, both reached, drawn anew for each request', async () => {
     const faults = createFaults({ random: seededRandom(7) });

@@ -83,7 +83,7 @@ export interface FaultRule {
 
 /** A rule still waiting for requests, as `faults.list()` and `GET /__admin/faults` show it. */
 export interface PendingFault extends FaultRule {
-  /** Names the rule (`DELETE` takes them all; ids are for reading logs and tests). */
+  /** Names the rule: `faults.remove(id)` and `DELETE /__admin/faults/{faultId}` take it away. */
   readonly id: string;
   /** Requests it will still apply to. */
   readonly left: number | 'always';
@@ -105,6 +105,8 @@ export interface Faults {
   delayNext(count: number, ms: number | DelayRange, rule?: Omit<FaultRule, 'times' | 'delayMs'>): string;
   /** Rules that can still apply, oldest first. */
   list(): PendingFault[];
+  /** Removes the rule `id`, the others left as they are; `false` when no rule of that id can still apply. */
+  remove(id: string): boolean;
   /** Removes every rule. */
   clear(): void;
   /** How many rules can still apply. */
@@ -252,6 +254,11 @@ export function createFaults({ random = Math.random, quotaHeaders }: FaultSettin
     failNext: (count = 1, rule = {}) => inject({ status: 503, ...rule, times: count }),
     delayNext: (count, ms, rule = {}) => inject({ ...rule, delayMs: ms, times: count }),
     list: () => live().map(({ rule, id, left }) => ({ ...rule, id, left: left === Infinity ? 'always' : left })),
+    remove(id) {
+      const before = live().length;
+      rules = live().filter((entry) => entry.id !== id);
+      return rules.length < before;
+    },
     clear() {
       rules = [];
     },

@@ -52,7 +52,7 @@ describe('the dashboard in Chromium', () => {
     expect(await table(page, 'Requests').count()).toBe(0);
   });
 
-  it('advances the clock (the shown time is what GET /__admin/clock says), adds a fault the next API request meets, and opens and deletes a sandbox', async () => {
+  it('advances the clock (the shown time is what GET /__admin/clock says), adds a fault the next API request meets, removes one, and opens and deletes a sandbox', async () => {
     const opened = await openDashboard();
     const { page } = opened;
     await signIn(page);
@@ -71,9 +71,16 @@ describe('the dashboard in Chromium', () => {
     await fault.getByLabel('Status').fill('503');
     await fault.getByRole('button', { name: 'Add fault' }).click();
     const faults = table(page, 'Faults').getByRole('row').nth(1).getByRole('cell');
-    await expect.poll(() => faults.allTextContents()).toEqual([expect.stringMatching(/./), 'any method /v1/pets → 503', '1']);
+    await expect.poll(() => faults.allTextContents()).toEqual([expect.stringMatching(/./), 'any method /v1/pets → 503', '1', expect.stringMatching(/^Remove fault-/)]);
     const met = await opened.api('/v1/pets');
     expect({ status: met.status, code: (await met.json()).code }).toEqual({ status: 503, code: 'service_unavailable' });
+    expect((await opened.api('/v1/pets')).status).toBe(200);
+    await fault.getByLabel('Times').fill('always');
+    await fault.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(async () => (await opened.admin<{ id: string }[]>('faults')).length).toBe(1);
+    const [{ id: standing }] = await opened.admin<[{ id: string }]>('faults');
+    await page.getByRole('button', { name: `Remove ${standing}` }).click();
+    await expect.poll(() => opened.admin('faults')).toEqual([]);
     expect((await opened.api('/v1/pets')).status).toBe(200);
 
     await page.getByRole('button', { name: 'Open sandbox' }).click();

@@ -122,13 +122,32 @@ function atSandbox(request: PlannedRequest, id: string | undefined): PlannedRequ
   return { ...request, target: request.target.replace(IN_A_SANDBOX, `/__admin/sandboxes/${id}`) };
 }
 
-/** Runs `steps` from a clean store (reset, clock at START, three pets, a sandbox), returning every exchange. */
+/** A fault each world holds from the start of a run, on a path no request has: what a DELETE of one fault removes. */
+const PARKED_FAULT = { path: '/parked/never-requested', status: 503, times: 1 };
+
+/** A fault's admin path: where a generated fault id is swapped for its world's parked fault. */
+const A_FAULT = /^(\/__admin(?:\/sandboxes\/[^/?]+)?\/faults)\/([^/?]+)/;
+
+/**
+ * `request` at its world's parked fault when it names one by a valid request's id (`1` to `3`) or a
+ * generated id starting with a letter, so the DELETE answers as it does for a real fault; any other
+ * id stays, one no rule has (the 404).
+ */
+function atParkedFault(request: PlannedRequest, ids: { readonly main?: string; readonly sandbox?: string }): PlannedRequest {
+  const [, world, generated] = A_FAULT.exec(request.target) ?? [];
+  const id = world?.includes('/sandboxes/') ? ids.sandbox : ids.main;
+  if (!world || !id || !generated || !/^([1-3]|[a-z].*)$/.test(generated)) return request;
+  return { ...request, target: request.target.replace(A_FAULT, `${world}/${id}`) };
+}
+
+/** Runs `steps` from a clean store (reset, clock at START, three pets, a sandbox, a parked fault in each world), returning every exchange. */
 async function run(plan: Step[]): Promise<Sent[]> {
   const sent: Sent[] = [];
   let sandbox: string | undefined;
+  const parked: { main?: string; sandbox?: string } = {};
   storeNow += 60_000;
   const exchange = async (planned: PlannedRequest) => {
-    const request = atSandbox(planned, sandbox);
+    const request = atParkedFault(atSandbox(planned, sandbox), parked);
     const failed = failures.length;
     const answer = await send(origin, request, agent);
     sent.push({ request, answer, ...(failures.length > failed && { failure: failures.slice(failed).join('; ') }) });
@@ -145,6 +164,10 @@ async function run(plan: Step[]): Promise<Sent[]> {
   );
   const opened = await exchange(admin('POST', '/__admin/sandboxes', {}));
   sandbox = typeof opened === 'object' && opened.status === 201 ? (JSON.parse(opened.body) as { id: string }).id : undefined;
+  const idOf = (answer: Awaited<ReturnType<typeof exchange>>) =>
+    typeof answer === 'object' && answer.status === 201 ? (JSON.parse(answer.body) as { id: string }).id : undefined;
+  parked.main = idOf(await exchange(admin('POST', '/__admin/faults', PARKED_FAULT)));
+  parked.sandbox = idOf(await exchange(admin('POST', `/__admin/sandboxes/${sandbox}/faults`, PARKED_FAULT)));
   let next: string | undefined = '/v1/pets?limit=1';
   for (const step of plan) {
     if (step.kind === 'request') await exchange(step.request);
@@ -163,8 +186,8 @@ async function run(plan: Step[]): Promise<Sent[]> {
   return sent;
 }
 
-/** Requests each run starts with: reset, the clock at START, three pets, a sandbox. */
-const SETUP = 4;
+/** Requests each run starts with: reset, the clock at START, three pets, a sandbox, a parked fault in each world. */
+const SETUP = 6;
 
 describe('both OpenAPI documents against what the server answers', () => {
   it('declares every status, header, media type and body the server sends to generated requests, faults and misuse included', { timeout: 60_000 }, async () => {

@@ -87,6 +87,17 @@ describe('the admin API', () => {
     expect((await postPet(server, { name: 'Rex', categoryId: 1 })).status).toBe(201);
   });
 
+  it('removes one fault by its id with DELETE /__admin/faults/{faultId}, the others left, and answers a JSON 404 for an id no pending rule has', async () => {
+    const server = await adminServer();
+    const first = (await (await server.admin('/faults', json({ status: 503, path: '/v1/pets', times: 'always' }))).json()).id;
+    const second = (await (await server.admin('/faults', json({ status: 500, path: '/v1/pets/1', times: 'always' }))).json()).id;
+    expect((await server.admin(`/faults/${first}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await (await server.admin('/faults')).json()).map((fault: { id: string }) => fault.id)).toEqual([second]);
+    expect((await postPet(server, { name: 'Rex', categoryId: 1 })).status).toBe(201);
+    const gone = await expectError(await server.admin(`/faults/${first}`, { method: 'DELETE' }), 404, 'not_found');
+    expect(gone.message).toBe(`There is no pending fault "${first}": it was used up, removed or never injected; GET /__admin/faults lists them.`);
+  });
+
   it('refuses faults that could break the instance or could never work, with a 400 naming each field', async () => {
     const server = await adminServer();
     const refusal = async (rule: object) => (await expectError(await server.admin('/faults', json(rule)), 400, 'invalid_request')).details;
@@ -220,6 +231,7 @@ describe('the admin API', () => {
       '/__admin/pets',
       '/__admin/clock',
       '/__admin/faults',
+      '/__admin/faults/{faultId}',
       '/__admin/requests',
       '/__admin/requests.har',
       '/__admin/requests/count',
@@ -227,7 +239,9 @@ describe('the admin API', () => {
       '/__admin/openapi.json',
       '/__admin/sandboxes',
       '/__admin/sandboxes/{id}',
-      ...['reset', 'seed', 'pets', 'clock', 'faults', 'requests', 'requests.har', 'requests/count', 'verify'].map((path) => `/__admin/sandboxes/{id}/${path}`),
+      ...['reset', 'seed', 'pets', 'clock', 'faults', 'faults/{faultId}', 'requests', 'requests.har', 'requests/count', 'verify'].map(
+        (path) => `/__admin/sandboxes/{id}/${path}`,
+      ),
       // The server's own, not a world's: the dashboard's page and files, and every world's exchanges live.
       ...['', '/', '/dashboard.js', '/dashboard.css', '/favicon.svg', '/requests/events'].map((path) => `/__admin${path}`),
     ]);

@@ -137,8 +137,9 @@ describe('GET /__admin/openapi.json', () => {
         .filter((operation) => !ofTheServer(operation))
         .map((operation) => {
           const [call, operationId, , statuses] = summary(operation) as [string, string, string[], string[]];
-          // Integer keys come first in an object, in order: the 404 goes among them.
-          const withNotFound = [...statuses.filter((status) => /^\d+$/.test(status)), '404'].sort().concat(statuses.filter((status) => !/^\d+$/.test(status)));
+          // Integer keys come first in an object, in order: the 404 goes among them, once (a route with a 404 of its own shares it).
+          const numbered = new Set([...statuses.filter((status) => /^\d+$/.test(status)), '404']);
+          const withNotFound = [...numbered].sort().concat(statuses.filter((status) => !/^\d+$/.test(status)));
           return [call.replace('/__admin/', inSandbox), `${operationId}InSandbox`, ['sandboxes'], withNotFound];
         }),
     );
@@ -159,6 +160,8 @@ describe('GET /__admin/openapi.json', () => {
       ['POST /__admin/faults', 'injectFault', ['faults'], ['201', '400', '401', '413', '415', '429', '4XX']],
       ['DELETE /__admin/faults', 'clearFaults', ['faults'], ['204', '400', '401', '429', '4XX']],
       ['OPTIONS /__admin/faults', 'faultsOptions', ['faults'], ['204', '400', '401', '429', '4XX']],
+      ['DELETE /__admin/faults/{faultId}', 'removeFault', ['faults'], ['204', '400', '401', '404', '429', '4XX']],
+      ['OPTIONS /__admin/faults/{faultId}', 'faultOptions', ['faults'], ['204', '400', '401', '429', '4XX']],
       ['GET /__admin/requests', 'listRequests', ['journal'], ['200', '400', '401', '429', '4XX']],
       ['HEAD /__admin/requests', 'listRequestsHead', ['journal'], ['200', '400', '401', '429', '4XX']],
       ['DELETE /__admin/requests', 'clearRequests', ['journal'], ['204', '400', '401', '429', '4XX']],

@@ -1,4 +1,4 @@
-/** The "Faults" panel of one world: the faults that can still apply, a form that adds one (`POST faults`), and "Clear faults". */
+/** The "Faults" panel of one world: the faults that can still apply, each with "Remove <id>" (`DELETE faults/{id}`), a form that adds one (`POST faults`), and "Clear faults". */
 import { html } from 'htm/preact';
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -53,15 +53,20 @@ export function FaultsView({ prefix, version }: { prefix: string; version: numbe
     });
   };
   const clear = () => act(async () => (await adminJson(`${prefix}faults`, { method: 'DELETE' }), await load(), 'Cleared the faults.'));
+  const remove = (id: string) =>
+    act(async () => (await adminJson(`${prefix}faults/${encodeURIComponent(id)}`, { method: 'DELETE' }), await load(), `Removed ${id}.`));
 
   return html`<section class="faults" aria-labelledby="faults-title">
     <h3 id="faults-title">Faults</h3>
     <table>
       <caption class="hidden">Faults</caption>
-      <thead><tr><th scope="col">Id</th><th scope="col">Rule</th><th scope="col">Left</th></tr></thead>
+      <thead><tr><th scope="col">Id</th><th scope="col">Rule</th><th scope="col">Left</th><th scope="col"><span class="hidden">Remove</span></th></tr></thead>
       <tbody>
-        ${faults.length === 0 && html`<tr><td colspan="3">None: every request is answered as it would be.</td></tr>`}
-        ${faults.map((fault) => html`<tr key=${fault.id}><td><code>${fault.id}</code></td><td>${described(fault)}</td><td>${fault.left}</td></tr>`)}
+        ${faults.length === 0 && html`<tr><td colspan="4">None: every request is answered as it would be.</td></tr>`}
+        ${faults.map(
+          (fault) =>
+            html`<tr key=${fault.id}><td><code>${fault.id}</code></td><td>${described(fault)}</td><td>${fault.left}</td><td><button type="button" disabled=${busy} onClick=${() => remove(fault.id)}>Remove ${fault.id}</button></td></tr>`,
+        )}
       </tbody>
     </table>
     <p><button type="button" disabled=${busy || faults.length === 0} onClick=${clear}>Clear faults</button></p>

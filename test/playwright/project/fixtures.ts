@@ -40,6 +40,7 @@ function mainWorld(url: string, adminToken: string): PetstoreSandbox {
     },
     faults: {
       inject: async (rule) => (await call<{ id: string }>('POST', '/faults', rule)).id,
+      remove: (id) => call('DELETE', `/faults/${encodeURIComponent(id)}`),
       clear: () => call('DELETE', '/faults'),
       list: () => call('GET', '/faults'),
     },
