@@ -56,19 +56,20 @@ async function outcome(command: string, args: string[]): Promise<{ code: number;
  * library's syntax shortened with names and lines kept, the command's own file without whitespace
  * (tsup.config.ts). 680 kB leaves room for a paragraph, not for a second bundle. Issue #47's sandbox
  * selector took it to 685,404 B; the library's ES modules indented with tabs (tsup.config.ts) to 676,114 B.
- * Issue #48 took it to 742,358 B, and the budget to 745 kB: the dashboard the admin API serves is the
+ * Issue #48 took it to 746,407 B, and the budget to 750 kB: the dashboard the admin API serves is the
  * second bundle 680 kB had no room for (its page, Preact and htm minified, 41 kB, in the library
  * so that every runtime serves it without a file system), the event stream and the page's routes
  * (10 kB), HAR from every surface (19 kB: the builder, its schemas in the admin document, its
- * types, the page module's copy), the demo page's call log, meter and get-by-id (3.3 kB); the
- * worker's JSON Schemas converted at build time gave 14 kB back.
+ * types, the page module's copy), the demo page's call log, meter and get-by-id (3.3 kB), one
+ * fault removed by id and Deno's and Bun's close ending event streams (4 kB); the worker's JSON
+ * Schemas converted at build time gave 14 kB back.
  */
-const MAX_UNPACKED_BYTES = 745_000; // as npm reports it, docs/ left out (below)
+const MAX_UNPACKED_BYTES = 750_000; // as npm reports it, docs/ left out (below)
 
 /**
  * docs/ is in the package since issue #45, so the installed README's links to it land: 14 pages,
  * 185,972 B of Markdown then, which took the tarball from 217,854 B to 281,916 B. It has a budget
- * of its own, so that prose never eats the code's room nor the code the prose's: 745 kB above
+ * of its own, so that prose never eats the code's room nor the code the prose's: 750 kB above
  * still counts what runs (and the README, package.json and LICENSE, as before).
  */
 const MAX_DOCS_BYTES = 240_000;
@@ -114,7 +115,7 @@ const readdirMarkdown = (folder: string) =>
     : [];
 
 describe('the packed package', () => {
-  it('holds the MIT LICENSE, the worker init copies, the docs, no source maps, no CommonJS command, and unpacks to at most 745 KB of code and 240 KB of docs', {
+  it('holds the MIT LICENSE, the worker init copies, the docs, no source maps, no CommonJS command, and unpacks to at most 750 KB of code and 240 KB of docs', {
     timeout: 60_000,
   }, async () => {
     const packed = await outcome(npm[0]!, [...npm.slice(1), 'pack', '--dry-run', '--json']);
