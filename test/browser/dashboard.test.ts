@@ -71,7 +71,9 @@ describe('the dashboard in Chromium', () => {
     await fault.getByLabel('Status').fill('503');
     await fault.getByRole('button', { name: 'Add fault' }).click();
     const faults = table(page, 'Faults').getByRole('row').nth(1).getByRole('cell');
-    await expect.poll(() => faults.allTextContents()).toEqual([expect.stringMatching(/./), 'any method /v1/pets → 503', '1', expect.stringMatching(/^Remove fault-/)]);
+    await expect
+      .poll(() => faults.allTextContents())
+      .toEqual([expect.stringMatching(/./), 'any method /v1/pets → 503', '1', expect.stringMatching(/^Remove fault-/)]);
     const met = await opened.api('/v1/pets');
     expect({ status: met.status, code: (await met.json()).code }).toEqual({ status: 503, code: 'service_unavailable' });
     expect((await opened.api('/v1/pets')).status).toBe(200);
