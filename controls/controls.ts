@@ -17,7 +17,8 @@ import {
   type ResolvedOptions,
 } from '../src/index.ts';
 import type { ManualClock } from './clock/clock.ts';
-import { createFaults, interruptedReply, refusalQuotaHeaders, type FaultInjector, type FaultRule } from './faults/faults.ts';
+import { interruptedReply, refusalQuotaHeaders } from './faults/fault-answers.ts';
+import { createFaults, type FaultInjector, type FaultRule } from './faults/faults.ts';
 import { recordedExchange, REFUSED_STATUSES, type RecordedExchange } from './journal/journal.ts';
 import { bodyTap, readingThrough, unreadBody } from './journal/journal-body.ts';
 import { createJournal, type JournalBudget } from './journal/journal-memory.ts';

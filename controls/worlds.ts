@@ -2,7 +2,8 @@
 import { ADMIN_BOUNDS, type Handle, type LimitStore, type PetStorage, type ResolvedAdmin, type ResolvedOptions } from '../src/index.ts';
 import type { ManualClock } from './clock/clock.ts';
 import { createControls, type Controls } from './controls.ts';
-import { createFaults, refusalQuotaHeaders, withFaults, type FaultInjector, type FaultRule } from './faults/faults.ts';
+import { refusalQuotaHeaders } from './faults/fault-answers.ts';
+import { createFaults, withFaults, type FaultInjector, type FaultRule } from './faults/faults.ts';
 import type { RecordedExchange } from './journal/journal.ts';
 import { journalBudget } from './journal/journal-memory.ts';
 import { createPetBudget } from './pets/pet-budget.ts';
