@@ -1,11 +1,12 @@
-/** Real headless Chromium (Debian's, or CHROMIUM_PATH) through playwright-core, a static server for the pages it loads, and a served page that starts a service worker built from source. */
+/** Real headless Chromium (Debian's, or CHROMIUM_PATH) through playwright-core, a static server for the pages it loads, a served page that starts a service worker built from source, and pages of it for a file's tests. */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { chromiumPath as findChromium, requirePart } from '../helpers/system-parts.ts';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -84,6 +85,37 @@ export async function workerSite(worker: string): Promise<{ readonly origin: str
     close() {
       server.close();
       rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A site whose service worker is built from `worker`, and a fresh Chromium profile, made before the
+ * calling file's tests and closed after them: `startedPage()` opens a page the worker answers, its
+ * `start()` resolved (the page's `window.started`).
+ *
+ * @example
+ * const pages = workerPages("import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker({ apiKeys: { k: 'pro' } });");
+ * const page = await pages.startedPage();
+ */
+export function workerPages(worker: string): { origin(): string; startedPage(): Promise<Page> } {
+  let site: Awaited<ReturnType<typeof workerSite>> | undefined;
+  let profile: Awaited<ReturnType<typeof launchFreshProfile>> | undefined;
+  beforeAll(async () => {
+    site = await workerSite(worker);
+    profile = await launchFreshProfile();
+  }, 60_000);
+  afterAll(async () => {
+    await profile?.close();
+    site?.close();
+  });
+  return {
+    origin: () => site!.origin,
+    async startedPage() {
+      const page = await profile!.context.newPage();
+      await page.goto(`${site!.origin}/`);
+      await page.evaluate(() => (window as unknown as { started: Promise<unknown> }).started);
+      return page;
     },
   };
 }

@@ -1,37 +1,20 @@
 /** start()'s har() in real Chromium: the service worker hands the page a world's journal, and the page's module makes the HAR 1.2 of it, filtered, secrets redacted. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Har } from '../../controls/index.ts';
 import type { PageSandbox, StartedPetStoreWorker } from '../../runtimes/browser/index.ts';
 import { harProblems } from '../helpers/har-schema.ts';
-import { launchFreshProfile, workerSite } from './browser.ts';
+import { workerPages } from './browser.ts';
 
 /** The worker, built from source as a user's own worker would be: one configured key, the main world's. */
 const WORKER = "import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker({ apiKeys: { 'main-key-0123': 'pro' } });";
 
-let site: Awaited<ReturnType<typeof workerSite>>;
-let chromium: { context: BrowserContext; close(): Promise<void> };
-
-beforeAll(async () => {
-  site = await workerSite(WORKER);
-  chromium = await launchFreshProfile();
-}, 60_000);
-afterAll(async () => {
-  await chromium?.close();
-  site?.close();
-});
+const pages = workerPages(WORKER);
+const startedPage = pages.startedPage;
 
 /** The page's globals: what start() resolved to, and the sandbox it opened. */
 type Story = Window & { started: Promise<StartedPetStoreWorker>; sandbox: PageSandbox };
-
-/** A page the worker answers. */
-async function startedPage(): Promise<Page> {
-  const page = await chromium.context.newPage();
-  await page.goto(`${site.origin}/`);
-  await page.evaluate(() => (window as unknown as Story).started);
-  return page;
-}
 
 /** `fetch(path)` from the page with `key` (and `headers`): its status. */
 const call = (page: Page, key: string, path: string, headers: Record<string, string> = {}) =>
@@ -42,7 +25,7 @@ const call = (page: Page, key: string, path: string, headers: Record<string, str
   });
 
 /** Each entry as `METHOD path?query status`. */
-const calls = (har: Har) => har.log.entries.map(({ request, response }) => `${request.method} ${request.url.slice(site.origin.length)} ${response.status}`);
+const calls = (har: Har) => har.log.entries.map(({ request, response }) => `${request.method} ${request.url.slice(pages.origin().length)} ${response.status}`);
 
 describe('start() in Chromium: har()', () => {
   it('gives the main world’s and a sandbox’s journal as HAR 1.2, filtered as the admin API filters, with no key or selector in it', async () => {

@@ -1,37 +1,18 @@
 /** start()'s controls in real Chromium: two pages of one browser, each with a sandbox of its own in the one service worker (seed, pets, quotas, clock, faults, delete), and the main world left alone. */
 // @module-tag chromium (skipped without Chromium, failed under CI: test/helpers/system-parts.ts)
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { PageSandbox, StartedPetStoreWorker } from '../../runtimes/browser/index.ts';
-import { launchFreshProfile, workerSite } from './browser.ts';
+import { workerPages } from './browser.ts';
 
 /** The worker, built from source as a user's own worker would be: one configured key, the main world's. */
 const WORKER = "import { servePetStoreInWorker } from './runtimes/service-worker/index.ts'; servePetStoreInWorker({ apiKeys: { 'main-key': 'pro' } });";
 
-let site: Awaited<ReturnType<typeof workerSite>>;
-let origin: string;
-let chromium: { context: BrowserContext; close(): Promise<void> };
-
-beforeAll(async () => {
-  site = await workerSite(WORKER);
-  origin = site.origin;
-  chromium = await launchFreshProfile();
-}, 60_000);
-afterAll(async () => {
-  await chromium?.close();
-  site?.close();
-});
+const pages = workerPages(WORKER);
+const storyPage = pages.startedPage;
 
 /** The page's globals: what start() resolved to, and the sandbox it opened. */
 type Story = Window & { started: Promise<StartedPetStoreWorker>; sandbox: PageSandbox };
-
-/** A new page of the one browser context, the worker answering it. */
-async function storyPage(): Promise<Page> {
-  const page = await chromium.context.newPage();
-  await page.goto(`${origin}/`);
-  await page.evaluate(() => (window as unknown as Story).started);
-  return page;
-}
 
 /** Opens the page's own sandbox, seeded with `seed`; resolves to its keys. */
 const openSandbox = (page: Page, seed: unknown) =>
