@@ -75,6 +75,11 @@ describe('harOf', () => {
     expect(accented.response.content.size).toBe(11);
   });
 
+  it('writes an answer without Content-Type or Location (a 204) with an empty mimeType and redirectURL, as HAR asks for unknowns', () => {
+    const { response } = harOf([journalEntry({ method: 'DELETE', path: '/v1/pets/1', status: 204, responseHeaders: {}, responseBody: '' })]).log.entries[0]!;
+    expect({ content: response.content, redirectURL: response.redirectURL }).toEqual({ content: { size: 0, mimeType: '', text: '' }, redirectURL: '' });
+  });
+
   it('starts an entry its ms before the store time it was answered (to the whole ms below), all of them waiting', () => {
     const entry = harOf([created]).log.entries[0]!;
     expect(entry.startedDateTime).toBe('2026-01-01T00:00:00.987Z');
