@@ -1,6 +1,7 @@
 /** The dashboard's page and files under `/__admin/`: served to anyone the admin ban lets through, no token needed (the page asks for it), under a strict Content-Security-Policy. */
-import { allowedMethods, handlerFor, matchRoute, reasonPhrase, utf8Length, type Host } from '../../src/index.ts';
+import { matchRoute, reasonPhrase, utf8Length, type Host } from '../../src/index.ts';
 import { DASHBOARD_ASSETS } from './dashboard-assets.ts';
+import { answerOn } from './route-answer.ts';
 
 /**
  * The page's Content-Security-Policy: its own script, styles, icon and API calls, nothing inline,
@@ -80,9 +81,5 @@ const routes = [
  */
 export function pageAnswer(path: string, request: Request, host: Host): Response | undefined {
   const match = matchRoute(routes, path);
-  if (!match) return undefined;
-  const { ResponseClass = Response } = host;
-  if (request.method === 'OPTIONS')
-    return new ResponseClass(null, { status: 204, statusText: reasonPhrase(204), headers: { Allow: allowedMethods(match.route) } });
-  return handlerFor(match.route, request.method)(request, host);
+  return match && answerOn(match.route, request, host);
 }

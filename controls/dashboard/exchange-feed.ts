@@ -3,8 +3,9 @@
  * Server-Sent Events, to at most {@link MAX_STREAMS} readers at once, each behind a queue of at most
  * {@link STREAM_QUEUE_BYTES}, so a slow or vanished reader holds a bounded amount and nothing more.
  */
-import { allowedMethods, ApiError, endlessAnswer, handlerFor, reasonPhrase, type Host } from '../../src/index.ts';
+import { ApiError, endlessAnswer, reasonPhrase, type Host } from '../../src/index.ts';
 import type { RecordedExchange } from '../journal/journal.ts';
+import { answerOn } from './route-answer.ts';
 
 /**
  * The feed's path below `/__admin`: a server's, not a world's (every world's exchanges come through it).
@@ -180,11 +181,6 @@ export function createExchangeFeed({ heartbeat = everyHeartbeat }: FeedSettings 
       if (readers.size === 0) return;
       sendAll(encoder.encode(`event: exchange\ndata: ${JSON.stringify({ sandbox, exchange })}\n\n`));
     },
-    answer(request, host) {
-      const { ResponseClass = Response } = host;
-      if (request.method === 'OPTIONS')
-        return new ResponseClass(null, { status: 204, statusText: reasonPhrase(204), headers: { Allow: allowedMethods(route) } });
-      return handlerFor(route, request.method)(request, host);
-    },
+    answer: (request, host) => answerOn(route, request, host),
   };
 }
