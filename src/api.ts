@@ -8,6 +8,7 @@ import type { RequestNotes } from './edge/telemetry.ts';
 import { requestTarget, type Target } from './edge/target.ts';
 import type { Answer, Handle, Injected } from './handle.ts';
 import { anonymousSubject } from './limits/address.ts';
+import { banHoldOf } from './limits/ban-hold.ts';
 import { createRateLimiter, type LimitRuling } from './limits/limiter.ts';
 import { PLAN_QUOTAS, planQuota } from './limits/plans.ts';
 import type { ApiRequest } from './operations/request.ts';
@@ -27,6 +28,8 @@ interface BuildFlags {
    * them out keeps the worker within its size budget.
    */
   readonly __PETSTORE_WITHOUT_ADDRESS_WARNINGS__?: boolean;
+  /** True only in that service worker too: its one caller is the page, whose flood has no one to starve, so its bans' answers are never held. */
+  readonly __PETSTORE_WITHOUT_BAN_HOLD__?: boolean;
 }
 
 const UNDECLARED =
@@ -86,6 +89,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   const checkAddress = (globalThis as BuildFlags).__PETSTORE_WITHOUT_ADDRESS_WARNINGS__ ? () => {} : createAddressWarnings(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
+  const holdBan = (globalThis as BuildFlags).__PETSTORE_WITHOUT_BAN_HOLD__ ? undefined : banHoldOf(config.banHold, config.warnings);
   const routes = createRoutes(config);
   const { storage, limitStore } = config;
   const stores: ReadinessCheck[] = [
@@ -161,6 +165,11 @@ export function createAnswer(config: ResolvedOptions): Answer {
       quota = await rateLimit(request, host, caller);
     } catch (error) {
       quota = { headers: {}, refusal: error };
+    }
+    // Tarpitting: a banned caller's 429 waits (ban-hold.ts); any other request pays this one comparison.
+    if (quota.ruling === 'ban' && holdBan) {
+      const heldMs = await holdBan();
+      if (notes) notes.banHeldMs = heldMs;
     }
     if (notes) note(notes, caller, quota);
     // Most routes add no headers of their own: then the quota's are used as they are.

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { resolveApiKeys, type ApiKeys } from './auth/api-keys.ts';
 import { assertProxyHeader, type CallerAddress, type CallerAddressSettings, type ProxyHeader } from './edge/caller-address.ts';
 import { assertIpv6Subnet } from './limits/address.ts';
+import type { BanHoldSettings } from './limits/ban-hold.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 import { memoryLimitStore } from './limits/memory-limit-store.ts';
 import type { Plan } from './limits/plans.ts';
@@ -46,6 +47,14 @@ export interface PetStoreOptions {
   readonly banThreshold?: number;
   /** How long a ban lasts, in ms. Default 900,000 (15 minutes). */
   readonly banDurationMs?: number;
+  /**
+   * How long a banned caller's 429 waits before it is sent, in ms (tarpitting: a flooding
+   * connection then costs a timer, not a request). Default 1,000; 0 sends it at once. A caller
+   * within its limits never waits.
+   */
+  readonly banHoldMs?: number;
+  /** The most banned requests held at once (each keeps its request and socket); past it, answered at once. Default 1,000. */
+  readonly maxHeldBans?: number;
   /**
    * The client address that callers without a valid key are limited by. Default: what the
    * runtime adapter reports (the socket's peer). Behind a proxy, read the header it sets, e.g.
@@ -156,6 +165,8 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly limitStore: LimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
+  /** `banHoldMs` and `maxHeldBans`: one object, shared by every API the store rebuilds, so the bound counts them all. */
+  readonly banHold: BanHoldSettings;
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
   readonly admin: ResolvedAdmin | undefined;
@@ -174,7 +185,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     throw new TypeError('basePath must be "" or path segments like "/v1", without a trailing slash');
   }
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer');
+  assertInteger('maxBodyBytes', maxBodyBytes, 1);
   if (options.defaultStatus !== undefined && !v.is(PetStatusSchema, options.defaultStatus))
     throw new TypeError('defaultStatus must be "available", "pending" or "sold"');
   const { cors } = options;
@@ -187,9 +198,11 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
       throw new TypeError(`${name} must be a valid Date`);
     }
   }
-  const { banThreshold = 10, banDurationMs = 15 * 60_000 } = options;
-  if (!Number.isSafeInteger(banThreshold) || banThreshold < 0) throw new TypeError('banThreshold must be a non-negative integer');
-  if (!Number.isSafeInteger(banDurationMs) || banDurationMs < 1) throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
+  const { banThreshold = 10, banDurationMs = 15 * 60_000, banHoldMs = 1_000, maxHeldBans = 1_000 } = options;
+  assertInteger('banThreshold', banThreshold, 0);
+  assertInteger('banDurationMs', banDurationMs, 1, ' (milliseconds)');
+  assertInteger('banHoldMs', banHoldMs, 0, ' (milliseconds)');
+  assertInteger('maxHeldBans', maxHeldBans, 1);
   const { ipv6Subnet = 56 } = options;
   assertIpv6Subnet(ipv6Subnet);
   const { trustProxy = 0 } = options;
@@ -227,6 +240,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     limitStore: options.limitStore ?? memoryLimitStore(),
     banThreshold,
     banDurationMs,
+    banHold: { ms: banHoldMs, max: maxHeldBans },
     clientAddress: options.clientAddress,
     trustProxy,
     proxyHeader,
@@ -251,6 +265,8 @@ const OPTIONS: Record<keyof PetStoreOptions, true> = {
   limitStore: true,
   banThreshold: true,
   banDurationMs: true,
+  banHoldMs: true,
+  maxHeldBans: true,
   clientAddress: true,
   trustProxy: true,
   proxyHeader: true,
@@ -265,6 +281,11 @@ const OPTIONS: Record<keyof PetStoreOptions, true> = {
 
 /** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */
 export const PET_STORE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
+/** A TypeError unless `value` is a whole number from `min` up, worded as the options' other integers are. */
+function assertInteger(name: string, value: number, min: 0 | 1, unit = ''): void {
+  if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be a ${min ? 'positive' : 'non-negative'} integer${unit}`);
+}
 
 /**
  * `publicUrl` without its trailing slash; a TypeError unless it is an absolute http(s) URL without

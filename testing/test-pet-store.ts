@@ -164,7 +164,8 @@ export function createTestPetStore(options: TestPetStoreOptions = {}): TestPetSt
   const clock = manualClock(start);
   const apiKeys = new Map([...Object.entries(TEST_PLANS), ...apiKeyEntries(storeOptions.apiKeys)]);
   // Checked once, so a bad option throws here; reset() swaps only the state.
-  const config = resolveOptions({ ...storeOptions, apiKeys, now: clock.now });
+  // A fake backend answers a ban at once (banHoldMs 0): its clock is the test's, and a held 429 would be a real second's wait.
+  const config = resolveOptions({ banHoldMs: 0, ...storeOptions, apiKeys, now: clock.now });
   // Its callers are the test's own code in this process (MSW hands it Requests, with no address to
   // pass): one caller sharing one bucket is what a test means, not a host's mistake.
   config.warnings.mute('PETSTORE_NO_CLIENT_ADDRESS');

@@ -35,6 +35,8 @@ export async function startServer(options: ServeOptions = {}): Promise<TestServe
     port: 0,
     apiKeys: { [KEY]: { perMinute: 1_000_000, perDay: 1_000_000 } },
     onError: () => {},
+    // A ban's 429 at once: a test that holds it (ban-hold.test.ts) says so; others would wait a real second per ban answer.
+    banHoldMs: 0,
     ...options,
   });
   running.push(server);
