@@ -56,7 +56,7 @@ function failureReporter(write: (line: string) => void, now = Date.now): (error:
  */
 function demoPetStore(
   apiKeys: ReadonlyMap<string, Plan>,
-  { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader, cors }: Settings,
+  { delayMs, failRate, adminToken, adminBounds, log, trustProxy, proxyHeader, cors, banHold }: Settings,
   { storage, limitStore }: Stores,
   stdout: { write(text: string): unknown },
   {
@@ -74,6 +74,7 @@ function demoPetStore(
     trustProxy,
     proxyHeader,
     ...(cors && { cors }),
+    ...banHold,
     ...(telemetry && { telemetry }),
   });
   const standingFaults: FaultRule[] = [];
