@@ -23,6 +23,8 @@ export const ATTRIBUTE = {
   plan: 'petstore.plan',
   rateLimit: 'petstore.rate_limit',
   refusalReason: 'petstore.refusal.reason',
+  banHeldMs: 'petstore.ban.held_ms',
+  banHoldOutcome: 'petstore.ban_hold.outcome',
 } as const;
 
 /**
@@ -35,6 +37,7 @@ export const METRIC = {
   duration: 'http.server.request.duration',
   refusals: 'petstore.refusals',
   bans: 'petstore.bans',
+  banHolds: 'petstore.ban_holds',
   pets: 'petstore.pets',
 } as const;
 

@@ -1,4 +1,4 @@
-/** The metrics of one openTelemetry(): request durations, refusals, bans in force and pets stored, on a meter found when first needed. */
+/** The metrics of one openTelemetry(): request durations, refusals, held bans, bans in force and pets stored, on a meter found when first needed. */
 import { createNoopMeter, metrics, type Attributes, type Counter, type Histogram, type MeterProvider, type ObservableResult } from '@opentelemetry/api';
 import type { Answered, PetStorage } from '../src/index.ts';
 import { ATTRIBUTE, DURATION_BUCKETS, METRIC } from './conventions.ts';
@@ -15,6 +15,12 @@ const REFUSED = {
   ban: { [ATTRIBUTE.refusalReason]: 'ban' },
 } as const;
 
+/** A banned caller's answer held `banHoldMs`, or sent at once because `maxHeldBans` were held: the attributes made once. */
+const BAN_HOLDS = {
+  held: { [ATTRIBUTE.banHoldOutcome]: 'held' },
+  full: { [ATTRIBUTE.banHoldOutcome]: 'full' },
+} as const;
+
 /** A storage that can count its pets, held weakly: a store dropped by its application is not kept alive by its gauge. */
 type Countable = Pick<Required<PetStorage>, 'count'>;
 
@@ -22,6 +28,7 @@ type Countable = Pick<Required<PetStorage>, 'count'>;
 interface Instruments {
   readonly duration: Histogram;
   readonly refusals: Counter;
+  readonly banHolds: Counter;
 }
 
 /**
@@ -84,6 +91,7 @@ export class Meters {
     if (limit !== undefined && limit !== 'admitted') instruments.refusals.add(1, REFUSED[limit]);
     else if (status === 401) instruments.refusals.add(1, REFUSED.unauthorized);
     if (notes.banMs !== undefined) this.#banStarted(Date.now() + notes.banMs);
+    if (notes.banHeldMs !== undefined) instruments.banHolds.add(1, notes.banHeldMs > 0 ? BAN_HOLDS.held : BAN_HOLDS.full);
   }
 
   #banStarted(end: number): void {
@@ -111,13 +119,17 @@ export class Meters {
       description: 'Requests refused: without a valid key (unauthorized), over the minute or day quota, or while banned.',
       unit: '{request}',
     });
+    const banHolds = meter.createCounter(METRIC.banHolds, {
+      description: "Banned callers' answers held banHoldMs before they were sent (held), or sent at once because maxHeldBans were held (full).",
+      unit: '{request}',
+    });
     meter
       .createObservableGauge(METRIC.bans, { description: 'Bans in force that this process started.', unit: '{ban}' })
       .addCallback((result) => this.#observeBans(result));
     meter
       .createObservableGauge(METRIC.pets, { description: 'Pets stored, where the storage can count them cheaply.', unit: '{pet}' })
       .addCallback((result) => this.#observePets(result));
-    return { duration, refusals };
+    return { duration, refusals, banHolds };
   }
 
   #observeBans(result: ObservableResult): void {

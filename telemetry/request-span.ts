@@ -103,7 +103,7 @@ class RequestSpan implements RequestObservation {
  * tells. Every value is the server's own: a route template, a redacted path, a status, the plan.
  */
 function describeAnswer(span: Span, method: string, { path, status, notes, clientAddress }: Omit<Answered, 'request' | 'traceId'>): void {
-  const { route, plan, limit } = notes;
+  const { route, plan, limit, banHeldMs } = notes;
   span.updateName(route === undefined ? method : `${method} ${route}`);
   const attributes: Attributes = { [ATTRIBUTE.urlPath]: path };
   if (route !== undefined) attributes[ATTRIBUTE.route] = route;
@@ -111,6 +111,7 @@ function describeAnswer(span: Span, method: string, { path, status, notes, clien
   if (clientAddress !== undefined) attributes[ATTRIBUTE.clientAddress] = plainAddress(clientAddress);
   if (plan !== undefined) attributes[ATTRIBUTE.plan] = planName(plan);
   if (limit !== undefined) attributes[ATTRIBUTE.rateLimit] = limit;
+  if (banHeldMs !== undefined) attributes[ATTRIBUTE.banHeldMs] = banHeldMs;
   // A server's 4xx is the client's error, not the span's: the conventions leave it UNSET.
   if (status === 0 || status >= 500) {
     attributes[ATTRIBUTE.errorType] = status === 0 ? CONNECTION_RESET : String(status);

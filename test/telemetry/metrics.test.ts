@@ -74,7 +74,7 @@ describe('petstore.refusals', () => {
 describe('petstore.bans', () => {
   it('goes to 1 when a caller is banned, and each request refused while banned counts as a ban refusal', async () => {
     const sdk = testSdk();
-    const origin = await storeOverHttp(sdk, { apiKeys: { [KEY]: { perMinute: 1, perDay: 100 } }, banThreshold: 0, now: () => NOW });
+    const origin = await storeOverHttp(sdk, { apiKeys: { [KEY]: { perMinute: 1, perDay: 100 } }, banThreshold: 0, banHoldMs: 0, now: () => NOW });
     expect((await fetch(`${origin}/v1/pets`, { headers: auth })).status).toBe(200);
     expect((await sdk.pointsOf('petstore.bans')).map((point) => point.value)).toEqual([0]);
     // The first refusal is over a threshold of 0: the ban starts with it.
@@ -85,6 +85,28 @@ describe('petstore.bans', () => {
     expect(spans.map((span) => span.attributes['petstore.rate_limit'])).toEqual(['admitted', 'ban', 'ban', 'ban']);
     const refusals = await sdk.pointsOf('petstore.refusals');
     expect(refusals.map(({ attributes, value }) => [attributes, value])).toEqual([[{ 'petstore.refusal.reason': 'ban' }, 3]]);
+  });
+});
+
+describe('petstore.ban_holds', () => {
+  it("counts a banned caller's answer held as held, one sent at once past maxHeldBans as full, and each span says how long it was held", async () => {
+    const sdk = testSdk();
+    const settings = { apiKeys: { [KEY]: { perMinute: 1, perDay: 100 } }, banThreshold: 0, banHoldMs: 1_000, maxHeldBans: 1, now: () => NOW };
+    const origin = await storeOverHttp(sdk, settings);
+    expect((await fetch(`${origin}/v1/pets`, { headers: auth })).status).toBe(200);
+    // Two banned requests at once: one waits its second, the other finds the one place taken.
+    const banned = await Promise.all([fetch(`${origin}/v1/pets`, { headers: auth }), fetch(`${origin}/v1/pets`, { headers: auth })]);
+    expect(banned.map((response) => response.status)).toEqual([429, 429]);
+    const holds = await sdk.pointsOf('petstore.ban_holds');
+    expect(holds.map(({ unit, attributes, value }) => ({ unit, attributes, value }))).toEqual(
+      expect.arrayContaining([
+        { unit: '{request}', attributes: { 'petstore.ban_hold.outcome': 'held' }, value: 1 },
+        { unit: '{request}', attributes: { 'petstore.ban_hold.outcome': 'full' }, value: 1 },
+      ]),
+    );
+    expect(holds).toHaveLength(2);
+    const spans = await sdk.serverSpans();
+    expect(spans.map((span) => span.attributes['petstore.ban.held_ms']).sort()).toEqual([0, 1_000, undefined]);
   });
 });
 
