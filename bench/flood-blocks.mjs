@@ -43,8 +43,8 @@ function start(job, seconds) {
  * What one job's block measured. Each connection sends one request at a time, so at most one per
  * connection can be in flight when the block ends: that one is `cut` (the client closed, the server
  * may still have been holding its answer). Any other request without an answer was `closed` by an
- * answer that ended its connection, or else dropped: a dropped request, another status, a
- * connection error or a timeout throws, since the block then measured something else.
+ * answer that ended its connection, or else dropped: a dropped request, another status, a body the
+ * job's `verifyBody` refuses, a connection error or a timeout throws: the block measured something else.
  */
 function outcome({ job, connections, latency }, result) {
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
@@ -58,9 +58,11 @@ function outcome({ job, connections, latency }, result) {
     dropped += Math.max(unanswered - 1 - closing, 0);
   }
   const answered = result.requests.total;
-  if (Object.keys(statuses).some((code) => Number(code) !== job.status) || result.errors > 0 || result.timeouts > 0 || dropped > 0) {
+  const failed = result.errors > 0 || result.timeouts > 0 || result.mismatches > 0 || dropped > 0;
+  if (Object.keys(statuses).some((code) => Number(code) !== job.status) || failed) {
     throw new Error(
-      `${job.name}: expected only ${job.status} answers, got ${JSON.stringify(statuses)}, ${result.errors} errors, ${result.timeouts} timeouts, ${dropped} requests unanswered before the end`,
+      `${job.name}: expected only ${job.status} answers, got ${JSON.stringify(statuses)}, ${result.errors} errors, ${result.timeouts} timeouts, ` +
+        `${result.mismatches} bodies its verifyBody refused, ${dropped} requests unanswered before the end`,
     );
   }
   return { answered, seconds: result.duration, rps: answered / result.duration, p99: latency.percentile(99), latency, cut, closed };

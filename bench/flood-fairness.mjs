@@ -1,5 +1,6 @@
 // Issue 49's flood scenario: does a banned flood starve a paying caller? Ours and the peers in paired rounds, alone and flooded.
 // `node bench/flood-fairness.mjs [--quick] [--rounds=N] [--seconds=S]` (after `npm run build`) prints its section and targets.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,17 +15,30 @@ import { medianInterval, meets } from './stats.mjs';
 export const FLOOD_SERVERS = {
   quiet: 'the command, `--quiet`',
   logged: 'the command, access log to a file',
+  unheld: 'the command, `--quiet --ban-hold-ms 0` (bans answered at once, as before #49)',
   petstore: '`serve()` (petstore-service/node)',
   'fastify-lean': 'Fastify 5, lean',
   hono: 'Hono 4 (@hono/node-server)',
 };
 /** The command as a new user runs it behind one proxy: callers told apart by X-Forwarded-For, so the flood is one address and the valid caller another. */
-const COMMAND_FLAGS = { quiet: ['--trust-proxy', '1', '--quiet'], logged: ['--trust-proxy', '1'] };
+const COMMAND_FLAGS = {
+  quiet: ['--trust-proxy', '1', '--quiet'],
+  logged: ['--trust-proxy', '1'],
+  unheld: ['--trust-proxy', '1', '--quiet', '--ban-hold-ms', '0'],
+};
+/** Whether the built command holds bans at all (#49's `--ban-hold-ms`): a build before it has no row without the hold. */
+const holdsBans = () => execFileSync(process.execPath, ['dist/cli/index.js', '--help'], { encoding: 'utf8' }).includes('--ban-hold-ms');
 /** Connections of the valid key's GET and of the banned flood, as the issue sets them. */
 const VALID_CONNECTIONS = 2;
 const FLOOD_CONNECTIONS = 8;
 /** The valid caller's address (TEST-NET-2): never the flood's, which same-work.mjs bans. */
 const VALID_ADDRESS = '198.51.100.20';
+/**
+ * How much longer the flood runs than the valid caller in a flooded block (both start together): the
+ * hold's default second, so that 429s held that long arrive before the flood stops and their status
+ * is checked, instead of every one being cut at the block's end.
+ */
+const FLOOD_TAIL_SECONDS = 1;
 /** The goals of #49: the valid caller keeps at least this share of its req/s, and its p99 grows at most this many times. */
 export const FLOOD_GOALS = { throughput: 0.7, p99: 3 };
 
@@ -40,15 +54,21 @@ function jobsFor(kind, { url, addressHeader = REAL_IP }) {
     flood: {
       name: `flood — ${kind}`,
       status: SCENARIOS.banned.status,
-      options: { ...SCENARIOS.banned.load(url, KEY, addressHeader), connections: FLOOD_CONNECTIONS },
+      // Each answer's body is read too: a 429 for another reason than the ban would be another scenario.
+      options: {
+        ...SCENARIOS.banned.load(url, KEY, addressHeader),
+        connections: FLOOD_CONNECTIONS,
+        verifyBody: (body) => body.includes('"code":"key_banned"'),
+      },
     },
   };
 }
 
-/** Starts the five servers (the commands seeded over HTTP), each with its address header. */
+/** Starts the servers (the commands seeded over HTTP), each with its address header; the row without the hold only on a build that has it. */
 async function startAll(directory) {
   const servers = {};
-  for (const kind of Object.keys(FLOOD_SERVERS)) {
+  const kinds = Object.keys(FLOOD_SERVERS).filter((kind) => kind !== 'unheld' || holdsBans());
+  for (const kind of kinds) {
     if (kind in COMMAND_FLAGS) {
       servers[kind] = { ...(await startCommand(COMMAND_FLAGS[kind], join(directory, `${kind}.log`))), addressHeader: 'x-forwarded-for' };
       await seed(servers[kind].url);
@@ -64,7 +84,8 @@ async function pair(server, jobs, seconds, floodFirst) {
     return { ...outcomes[0], cpu: cpu / outcomes[0].answered };
   };
   const flooded = async () => {
-    const { outcomes, cpu } = await block([jobs.valid, jobs.flood], seconds, server.pid);
+    const longer = { ...jobs.flood, options: { ...jobs.flood.options, duration: seconds + FLOOD_TAIL_SECONDS } };
+    const { outcomes, cpu } = await block([jobs.valid, longer], seconds, server.pid);
     const [valid, flood] = outcomes;
     return { valid, flood, cpu: cpu / (valid.answered + flood.answered) };
   };
@@ -92,6 +113,8 @@ function summary(rounds) {
     floodedP99: merged(valid).percentile(99),
     floodRps: sum(flood.map((r) => r.answered)) / sum(flood.map((r) => r.seconds)),
     floodAnswers: sum(flood.map((r) => r.answered)),
+    // What the flood got the server to read: its answers and the requests held when a block ended.
+    floodTaken: sum(flood.map((r) => r.answered + r.cut)) / sum(flood.map((r) => r.seconds)),
     cut: { valid: sum([...alone, ...valid].map((r) => r.cut)), flood: sum(flood.map((r) => r.cut)), closed: sum(flood.map((r) => r.closed)) },
     cpu: { alone: middle(alone.map((r) => r.cpu)), flooded: middle(rounds.map((r) => r.flooded.cpu)) },
     rounds,
@@ -117,7 +140,7 @@ export async function floodFairnessBenchmark({ rounds, seconds, progress = () =>
   try {
     servers = await startAll(directory);
     await assertSameWork(servers, KEY);
-    const kinds = Object.keys(FLOOD_SERVERS);
+    const kinds = Object.keys(servers);
     const jobs = Object.fromEntries(kinds.map((kind) => [kind, jobsFor(kind, servers[kind])]));
     const linesBefore = lineCount(logFile);
     // A warm-up pair per server, so that JIT compilation is not measured.
@@ -135,8 +158,10 @@ export async function floodFairnessBenchmark({ rounds, seconds, progress = () =>
     const answered = measured.logged.reduce((n, r) => n + r.alone.answered + r.flooded.valid.answered + r.flooded.flood.answered, 0);
     const lines = lineCount(logFile) - linesBefore;
     if (lines < answered) throw new Error(`the access log holds ${lines} lines for ${answered} answers measured`);
-    const quietLines = accessLines(join(directory, 'quiet.log'));
-    if (quietLines !== 0) throw new Error(`--quiet wrote ${quietLines} access-log lines`);
+    for (const kind of kinds.filter((k) => COMMAND_FLAGS[k]?.includes('--quiet'))) {
+      const quietLines = accessLines(join(directory, `${kind}.log`));
+      if (quietLines !== 0) throw new Error(`--quiet wrote ${quietLines} access-log lines`);
+    }
     return { servers: result, rounds, seconds, log: { lines, answered }, minutes: (Date.now() - started) / 60_000 };
   } finally {
     for (const server of Object.values(servers)) server.stop();
@@ -146,6 +171,9 @@ export async function floodFairnessBenchmark({ rounds, seconds, progress = () =>
 
 /** Whether a server held the flood's answers: fewer than 4 a second per connection, where answering at once gives thousands. */
 const held = (r) => r.floodRps < 4 * FLOOD_CONNECTIONS;
+
+/** A rate with a decimal when it is small (a held flood's), none when it is thousands. */
+const rate = (n) => f(n, n < 100 ? 1 : 0);
 
 const interval = ({ median, low, high }) => `**${f(median, 2)}×** (${f(low, 2)}–${f(high, 2)})`;
 
@@ -178,7 +206,7 @@ function rows(result) {
     const name = kind in COMMAND_FLAGS || kind === 'petstore' ? `**${FLOOD_SERVERS[kind]}**` : FLOOD_SERVERS[kind];
     return (
       `| ${name} | ${f(r.aloneRps)} → ${f(r.floodedRps)} | ${interval(r.throughput)} | ${f(r.aloneP99)} → ${f(r.floodedP99)} | ${interval(r.p99)} | ` +
-      `${f(r.floodRps, r.floodRps < 100 ? 1 : 0)} (${f(r.floodAnswers)}, all 429) | ${f(r.cut.valid)} · ${f(r.cut.flood)} | ${f(r.cpu.alone, 1)} → ${f(r.cpu.flooded, 1)} |`
+      `${rate(r.floodRps)} (${f(r.floodAnswers)}, all 429) | ${rate(r.floodTaken)} | ${f(r.cut.valid)} · ${f(r.cut.flood)}${r.cut.closed ? ` (and ${f(r.cut.closed)} after an answer that closed its connection)` : ''} | ${f(r.cpu.alone, 1)} → ${f(r.cpu.flooded, 1)} |`
     );
   });
 }
@@ -200,18 +228,20 @@ banned before anything is measured (60 admitted, 11 refused, then \`key_banned\`
 section's 429 scenario), so every answer it gets is a 429 \`key_banned\` with \`Retry-After\`. The
 servers: the command as a new user runs it, \`node dist/cli/index.js --port 0 --key … --trust-proxy 1
 --quiet\`, and the same with its access log (to a file); \`serve()\` set up as the command is; lean
-Fastify and Hono, shown beside ours, not targets. All are checked to answer alike first (the HTTP
+Fastify and Hono, shown beside ours, not targets; on a build with the hold, the command \`--quiet\` with
+\`--ban-hold-ms 0\` too, the same run without it. All are checked to answer alike first (the HTTP
 section's same-work check). ${result.rounds} paired rounds: in each, every server in turn (the order
 rotating) runs the valid caller **alone** for ${result.seconds} s and **flooded** (the valid caller and the flood,
-two autocannon instances started together) for ${result.seconds} s, which of the two goes first alternating.
+two autocannon instances started together, the flood going on ${FLOOD_TAIL_SECONDS} s after the valid caller stops, so that
+429s held a second arrive and are checked) for ${result.seconds} s, which of the two goes first alternating.
 **Flooded ÷ alone** is the median of the per-round ratios of the valid caller's req/s, with its 95 %
 bootstrap interval; **p99** is the valid caller's over all rounds' latencies together (alone →
 flooded), and its ratio the median of the per-round ratios of p99, with its interval. A target is
 met only when the whole interval is on its side. CPU is the server process's (user + system, from
-/proc) per answer, the flood's answers included.
+/proc) per answer over the whole block, the flood's answers included.
 
-| Server | valid req/s, alone → flooded | flooded ÷ alone (95 %) | valid p99 µs, alone → flooded | p99 flooded ÷ alone (95 %) | flood answers/s (answers) | requests cut at a block's end (valid · flood) | CPU µs per answer, alone → flooded |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| Server | valid req/s, alone → flooded | flooded ÷ alone (95 %) | valid p99 µs, alone → flooded | p99 flooded ÷ alone (95 %) | flood answers/s (answers) | flood requests/s, answered or cut | requests cut at a block's end (valid · flood) | CPU µs per answer, alone → flooded |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows(result).join('\n')}
 
 **Every request is accounted for.** Each flood answer must be a 429 (any other status, a connection
@@ -226,8 +256,10 @@ access log held ${f(result.log.lines)} lines for the ${f(result.log.answered)} a
 most \`maxHeldBans\` held at once; past that bound it answers at once) and then sends it, status,
 \`Retry-After\` and body as ever, so each of the flood's connections costs the server a timer rather
 than a request: ${FLOOD_CONNECTIONS} connections then get about ${FLOOD_CONNECTIONS} answers a second. The **flood answers/s**
-column shows whether the build measured held them (the command: ${f(quiet.floodRps, quiet.floodRps < 100 ? 1 : 0)} a second, ${held(quiet) ? 'held' : 'not held'}). A caller
-within its limits never waits.
+column shows whether the build measured held them (the command: ${rate(quiet.floodRps)} a second, ${held(quiet) ? 'held' : 'not held'}). Held, each
+connection's next request is still held when the flood stops, and cut: **flood requests/s, answered
+or cut** (what the flood got the server to read) is then its rate, about one a second per connection.
+A caller within its limits never waits.
 
 **Why no per-request saving reaches ${FLOOD_GOALS.throughput}× on a fair server.** A busy node:http server answers its
 connections in turn, so the valid caller's ${VALID_CONNECTIONS} connections get ${VALID_CONNECTIONS} of every ${VALID_CONNECTIONS + FLOOD_CONNECTIONS} turns, a fifth.
