@@ -21,7 +21,7 @@ import { cachedReadiness, type ReadinessCheck } from './storage/readiness.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
 
 /** What a build may define on globalThis (tsup.config.ts); unset, the code as written. */
-interface BuildFlags {
+export interface BuildFlags {
   /**
    * True only in the service worker `petstore-service init` writes: every caller there is the page's
    * own browser, with no proxy in front, so the address warnings have nothing to tell, and leaving
@@ -166,8 +166,9 @@ export function createAnswer(config: ResolvedOptions): Answer {
     } catch (error) {
       quota = { headers: {}, refusal: error };
     }
-    // Tarpitting: a banned caller's 429 waits (ban-hold.ts); any other request pays this one comparison.
-    if (quota.ruling === 'ban' && holdBan) {
+    // Tarpitting: a banned caller's 429 waits (ban-hold.ts); any other request pays the one comparison.
+    // The flag again, so the service worker's bundle drops the block (a local's value it cannot know).
+    if (quota.ruling === 'ban' && !(globalThis as BuildFlags).__PETSTORE_WITHOUT_BAN_HOLD__ && holdBan) {
       const heldMs = await holdBan();
       if (notes) notes.banHeldMs = heldMs;
     }

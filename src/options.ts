@@ -15,6 +15,7 @@ import { createWarnings, DOCS_URL, type Warnings } from './response/warning.ts';
 import { checkAdmin, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
 import { assertKnownOptions } from './option-names.ts';
 import type { Telemetry } from './edge/telemetry.ts';
+import type { BuildFlags } from './api.ts';
 
 /**
  * Options of `createPetStore`. Every one is optional; a name it does not know is a `TypeError`.
@@ -50,7 +51,7 @@ export interface PetStoreOptions {
   /**
    * How long a banned caller's 429 waits before it is sent, in ms (tarpitting: a flooding
    * connection then costs a timer, not a request). Default 1,000; 0 sends it at once. A caller
-   * within its limits never waits.
+   * within its limits never waits. The service worker never holds, and ignores both options.
    */
   readonly banHoldMs?: number;
   /** The most banned requests held at once (each keeps its request and socket); past it, answered at once. Default 1,000. */
@@ -165,8 +166,11 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly limitStore: LimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
-  /** `banHoldMs` and `maxHeldBans`: one object, shared by every API the store rebuilds, so the bound counts them all. */
-  readonly banHold: BanHoldSettings;
+  /**
+   * `banHoldMs` and `maxHeldBans`: one object, shared by every API the store rebuilds, so the bound
+   * counts them all; none in the service worker, which never holds.
+   */
+  readonly banHold: BanHoldSettings | undefined;
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;
   readonly admin: ResolvedAdmin | undefined;
@@ -185,7 +189,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     throw new TypeError('basePath must be "" or path segments like "/v1", without a trailing slash');
   }
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
-  assertInteger('maxBodyBytes', maxBodyBytes, 1);
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) throw new TypeError('maxBodyBytes must be a positive integer');
   if (options.defaultStatus !== undefined && !v.is(PetStatusSchema, options.defaultStatus))
     throw new TypeError('defaultStatus must be "available", "pending" or "sold"');
   const { cors } = options;
@@ -198,11 +202,11 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
       throw new TypeError(`${name} must be a valid Date`);
     }
   }
-  const { banThreshold = 10, banDurationMs = 15 * 60_000, banHoldMs = 1_000, maxHeldBans = 1_000 } = options;
-  assertInteger('banThreshold', banThreshold, 0);
-  assertInteger('banDurationMs', banDurationMs, 1, ' (milliseconds)');
-  assertInteger('banHoldMs', banHoldMs, 0, ' (milliseconds)');
-  assertInteger('maxHeldBans', maxHeldBans, 1);
+  const { banThreshold = 10, banDurationMs = 15 * 60_000 } = options;
+  if (!Number.isSafeInteger(banThreshold) || banThreshold < 0) throw new TypeError('banThreshold must be a non-negative integer');
+  if (!Number.isSafeInteger(banDurationMs) || banDurationMs < 1) throw new TypeError('banDurationMs must be a positive integer (milliseconds)');
+  // The service worker never holds a ban (src/api.ts): it leaves the check out, as it does the hold.
+  const banHold = (globalThis as BuildFlags).__PETSTORE_WITHOUT_BAN_HOLD__ ? undefined : banHoldSettings(options);
   const { ipv6Subnet = 56 } = options;
   assertIpv6Subnet(ipv6Subnet);
   const { trustProxy = 0 } = options;
@@ -240,7 +244,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     limitStore: options.limitStore ?? memoryLimitStore(),
     banThreshold,
     banDurationMs,
-    banHold: { ms: banHoldMs, max: maxHeldBans },
+    banHold,
     clientAddress: options.clientAddress,
     trustProxy,
     proxyHeader,
@@ -282,7 +286,14 @@ const OPTIONS: Record<keyof PetStoreOptions, true> = {
 /** The option names {@link createPetStore} accepts, for adapters whose options extend its own. */
 export const PET_STORE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
 
-/** A TypeError unless `value` is a whole number from `min` up, worded as the options' other integers are. */
+/** The `banHoldMs` and `maxHeldBans` options with their defaults, checked. */
+function banHoldSettings({ banHoldMs = 1_000, maxHeldBans = 1_000 }: PetStoreOptions): BanHoldSettings {
+  assertInteger('banHoldMs', banHoldMs, 0, ' (milliseconds)');
+  assertInteger('maxHeldBans', maxHeldBans, 1);
+  return { ms: banHoldMs, max: maxHeldBans };
+}
+
+/** A TypeError unless `value` is a whole number from `min` up, worded as the other integer options' are. */
 function assertInteger(name: string, value: number, min: 0 | 1, unit = ''): void {
   if (!Number.isSafeInteger(value) || value < min) throw new TypeError(`${name} must be a ${min ? 'positive' : 'non-negative'} integer${unit}`);
 }

@@ -39,14 +39,14 @@ const timer: Wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const holds = new WeakMap<BanHoldSettings, BanHold>();
 
 /**
- * The store's {@link BanHold}, or none when its `ms` is 0. Each held answer resolves after `ms`
+ * The store's {@link BanHold}, or none when its `ms` is 0 (or it has no settings: the service worker). Each held answer resolves after `ms`
  * with `ms`; over `max` held, at once with 0 (sent unheld, never dropped), and the store warns once.
  *
  * @example
  * const hold = banHoldOf(config.banHold, config.warnings); // undefined with banHoldMs: 0
  */
-export function banHoldOf(settings: BanHoldSettings, warnings: Warnings, wait: Wait = timer): BanHold | undefined {
-  if (settings.ms === 0) return undefined;
+export function banHoldOf(settings: BanHoldSettings | undefined, warnings: Warnings, wait: Wait = timer): BanHold | undefined {
+  if (settings === undefined || settings.ms === 0) return undefined;
   let hold = holds.get(settings);
   if (hold === undefined) {
     hold = createBanHold(settings, warnings, wait);
