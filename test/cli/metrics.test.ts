@@ -149,7 +149,7 @@ describe('petstore-service --metrics', () => {
     expect([...routes].sort()).toEqual(['/v1/pets', '/v1/pets/{petId}']);
   });
 
-  it("answers /metrics with no key and outside the API's limits: scrapes spend no caller's budget, and a banned address still scrapes", async () => {
+  it("answers /metrics with no key and outside the API's limits: scrapes spend no caller's budget, a banned address still scrapes, and its held answers are counted", async () => {
     const { url, origin } = await start(['--metrics', '--key', `${KEY}:free`]);
     // Scrapes have a budget of their own (metrics-access.test.ts): the API's is whole after them.
     for (let i = 0; i < 30; i++) expect((await scrape(origin)).status).toBe(200);
@@ -162,6 +162,10 @@ describe('petstore-service --metrics', () => {
     const { status, text } = await scrape(origin);
     expect(status).toBe(200);
     expect(samples(text).find((sample) => sample.name === 'petstore_bans')?.value).toBe(1);
+    // The ban's first answer and the one after it each waited the command's default second.
+    expect(samples(text).filter((sample) => sample.name === 'petstore_ban_holds_total')).toEqual([
+      { name: 'petstore_ban_holds_total', labels: { petstore_ban_hold_outcome: 'held' }, value: 2 },
+    ]);
     expect(text).not.toContain('/metrics');
   });
 
