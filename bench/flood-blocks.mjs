@@ -1,7 +1,8 @@
-// Blocks of load sent at once (a valid caller and a flood on one server), every request accounted for: answered, cut by the client at the block's end, or left unanswered by the server.
+// Blocks of load sent at once (a valid caller and a flood on one server), every request accounted for (answered, cut by the client at the block's end, or left unanswered by the server), and the paired rounds of bench/flood-fairness.mjs built of them.
 import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { cpuMicros } from './load.mjs';
+import { medianInterval } from './stats.mjs';
 
 /**
  * autocannon's timeout in seconds (its default, said here because it matters): a request unanswered
@@ -69,15 +70,18 @@ function outcome({ job, connections, latency }, result) {
 }
 
 /**
+ * How much longer the flood runs than the valid caller in a flooded block (both start together): the
+ * hold's default second, so that 429s held that long arrive before the flood stops and their status
+ * is checked, instead of every one being cut at the block's end.
+ */
+export const FLOOD_TAIL_SECONDS = 1;
+
+/**
  * Runs `jobs` (`{ name, status, options }`, autocannon's options) at once for `seconds` on the server
  * process `pid`, and resolves to each job's outcome (answers, req/s over its own duration, p99 µs, the
  * latency histogram, requests cut at the end) and the server's CPU µs over the block (from /proc).
- *
- * @example
- * const { outcomes, cpu } = await block([valid, flood], 1, server.pid);
- * outcomes[0].rps; // the valid caller's req/s while the flood ran
  */
-export async function block(jobs, seconds, pid) {
+async function block(jobs, seconds, pid) {
   const before = cpuMicros(pid);
   const started = jobs.map((job) => start(job, seconds));
   const results = await Promise.all(started.map(({ instance }) => instance));
@@ -87,12 +91,68 @@ export async function block(jobs, seconds, pid) {
 
 /**
  * One histogram holding every latency of `outcomes`: the p99 of all of a server's rounds together.
- *
- * @example
- * merged(rounds.map((round) => round.alone)).percentile(99);
  */
-export function merged(outcomes) {
+function merged(outcomes) {
   const all = createHistogram();
   for (const { latency } of outcomes) all.add(latency);
   return all;
+}
+
+/**
+ * One server's blocks of a round: the valid caller (`jobs.valid`) alone, and with the flood
+ * (`jobs.flood`, {@link FLOOD_TAIL_SECONDS} longer), in the order `floodFirst` says. Resolves to
+ * `{ alone, flooded: { valid, flood, cpu } }`, each with its server CPU µs per answer.
+ *
+ * @example
+ * const round = await pair(server, { valid, flood }, 1, false);
+ * round.flooded.valid.rps / round.alone.rps; // the valid caller's share kept under the flood
+ */
+export async function pair(server, jobs, seconds, floodFirst) {
+  const alone = async () => {
+    const { outcomes, cpu } = await block([jobs.valid], seconds, server.pid);
+    return { ...outcomes[0], cpu: cpu / outcomes[0].answered };
+  };
+  const flooded = async () => {
+    const longer = { ...jobs.flood, options: { ...jobs.flood.options, duration: seconds + FLOOD_TAIL_SECONDS } };
+    const { outcomes, cpu } = await block([jobs.valid, longer], seconds, server.pid);
+    const [valid, flood] = outcomes;
+    return { valid, flood, cpu: cpu / (valid.answered + flood.answered) };
+  };
+  if (floodFirst) {
+    const first = await flooded();
+    return { flooded: first, alone: await alone() };
+  }
+  const first = await alone();
+  return { alone: first, flooded: await flooded() };
+}
+
+/**
+ * A server's rounds as the section shows them: the valid caller's req/s and p99 ratios per round
+ * with their 95 % intervals, the p99s of all rounds' latencies together, the flood's answers, the
+ * requests cut at the blocks' ends, CPU per answer.
+ *
+ * @example
+ * summary(rounds).throughput; // { median, low, high } of flooded ÷ alone req/s
+ */
+export function summary(rounds) {
+  const sum = (values) => values.reduce((a, b) => a + b, 0);
+  const valid = rounds.map((r) => r.flooded.valid);
+  const flood = rounds.map((r) => r.flooded.flood);
+  const alone = rounds.map((r) => r.alone);
+  const middle = (values) => medianInterval(values).median;
+  return {
+    aloneRps: middle(alone.map((r) => r.rps)),
+    floodedRps: middle(valid.map((r) => r.rps)),
+    throughput: medianInterval(rounds.map((r) => r.flooded.valid.rps / r.alone.rps)),
+    p99: medianInterval(rounds.map((r) => r.flooded.valid.p99 / r.alone.p99)),
+    aloneP99: merged(alone).percentile(99),
+    floodedP99: merged(valid).percentile(99),
+    floodRps: sum(flood.map((r) => r.answered)) / sum(flood.map((r) => r.seconds)),
+    floodAnswers: sum(flood.map((r) => r.answered)),
+    // What the flood got the server to read: its answers and the requests held when a block ended.
+    floodTaken: sum(flood.map((r) => r.answered + r.cut)) / sum(flood.map((r) => r.seconds)),
+    cut: { valid: sum([...alone, ...valid].map((r) => r.cut)), flood: sum(flood.map((r) => r.cut)), closed: sum(flood.map((r) => r.closed)) },
+    cpu: { alone: middle(alone.map((r) => r.cpu)), flooded: middle(rounds.map((r) => r.flooded.cpu)) },
+    rounds,
+  };
 }
