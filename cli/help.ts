@@ -82,12 +82,8 @@ Options:
                        for a server on loopback or a private address are answered
                        too (Private Network Access). Default: none
       --ban-hold-ms <ms>
-                       hold a banned caller's 429 this long before sending it, so a
-                       flood costs a timer, not a request; 0 sends it at once.
-                       Callers within their limits never wait. Default 1000
-      --max-held-bans <n>
-                       the most banned requests held at once; past it, answered at
-                       once. Default 1000
+                       send a banned caller's 429 this much later (0: at once), so
+                       a flood costs timers, not requests. Default 1000
   -q, --quiet          no access log (the lines printed on start and errors stay)
   -v, --version        print the version
   -h, --help           show this help

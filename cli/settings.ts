@@ -43,7 +43,6 @@ const OPTIONS = {
   'metrics-token': { type: 'string' },
   cors: { type: 'string' },
   'ban-hold-ms': { type: 'string' },
-  'max-held-bans': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
@@ -85,8 +84,8 @@ export interface Settings {
   readonly metricsToken: string | undefined;
   /** `--cors` (or PETSTORE_CORS): the `cors` option, `*` or the origins whose pages may call the API; none for no CORS headers. */
   readonly cors: '*' | readonly string[] | undefined;
-  /** `--ban-hold-ms` and `--max-held-bans`: the `banHoldMs` and `maxHeldBans` options, each `undefined` for its default. */
-  readonly banHold: { readonly banHoldMs?: number; readonly maxHeldBans?: number };
+  /** `--ban-hold-ms`: the `banHoldMs` option, none for its default. */
+  readonly banHold: { readonly banHoldMs?: number };
 }
 
 /**
@@ -167,10 +166,7 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
   const metrics = values.metrics ?? readSwitch(env.PETSTORE_METRICS, 'PETSTORE_METRICS');
   const metricsToken = readMetricsToken(values['metrics-token'], env, metrics);
   const cors = readCors(values.cors ?? env.PETSTORE_CORS, values.cors === undefined ? 'PETSTORE_CORS' : '--cors');
-  const banHold = {
-    ...readWhole(values['ban-hold-ms'], '--ban-hold-ms', 0, 'banHoldMs'),
-    ...readWhole(values['max-held-bans'], '--max-held-bans', 1, 'maxHeldBans'),
-  };
+  const banHold = readBanHold(values['ban-hold-ms']);
   return {
     help: values.help ?? false,
     version: values.version ?? false,
@@ -194,12 +190,11 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
   };
 }
 
-/** A flag's whole number from `min` up (at most 9 digits), as `{ [name]: value }`; nothing when the flag is not given. */
-function readWhole<Name extends string>(text: string | undefined, flag: string, min: 0 | 1, name: Name): { [key in Name]?: number } {
+/** `--ban-hold-ms`, a whole number of milliseconds (0 for none), as the `banHoldMs` option; nothing when not given. */
+function readBanHold(text: string | undefined): Settings['banHold'] {
   if (text === undefined) return {};
-  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min)) throw new Error(`${flag} must be a whole number from ${min}, got "${text}"`);
-  return { [name]: value } as { [key in Name]?: number };
+  if (!/^[0-9]{1,9}$/.test(text)) throw new Error(`--ban-hold-ms must be a whole number of milliseconds, 0 for none, got "${text}"`);
+  return { banHoldMs: Number(text) };
 }
 
 /** `--cors`, else PETSTORE_CORS: `*`, or comma-separated origins each as the `cors` option takes one, checked now. */

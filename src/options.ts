@@ -48,13 +48,9 @@ export interface PetStoreOptions {
   readonly banThreshold?: number;
   /** How long a ban lasts, in ms. Default 900,000 (15 minutes). */
   readonly banDurationMs?: number;
-  /**
-   * How long a banned caller's 429 waits before it is sent, in ms (tarpitting: a flooding
-   * connection then costs a timer, not a request). Default 1,000; 0 sends it at once. A caller
-   * within its limits never waits. The service worker never holds, and ignores both options.
-   */
+  /** How long a banned caller's 429 waits before it is sent, in ms, so a flood costs timers, not requests. Default 1,000; 0: none. */
   readonly banHoldMs?: number;
-  /** The most banned requests held at once (each keeps its request and socket); past it, answered at once. Default 1,000. */
+  /** The most banned requests held at once; past it, answered at once. Default 1,000. */
   readonly maxHeldBans?: number;
   /**
    * The client address that callers without a valid key are limited by. Default: what the
@@ -166,10 +162,7 @@ export interface ResolvedOptions extends OperationSettings, CallerAddressSetting
   readonly limitStore: LimitStore;
   readonly banThreshold: number;
   readonly banDurationMs: number;
-  /**
-   * `banHoldMs` and `maxHeldBans`: one object, shared by every API the store rebuilds, so the bound
-   * counts them all; none in the service worker, which never holds.
-   */
+  /** `banHoldMs` and `maxHeldBans`, shared by every API the store rebuilds; none in the service worker, which never holds. */
   readonly banHold: BanHoldSettings | undefined;
   readonly ipv6Subnet: number;
   readonly publicUrl: string | undefined;

@@ -120,7 +120,7 @@ export class Meters {
       unit: '{request}',
     });
     const banHolds = meter.createCounter(METRIC.banHolds, {
-      description: "Banned callers' answers held banHoldMs before they were sent (held), or sent at once because maxHeldBans were held (full).",
+      description: "Banned callers' answers held (held), or sent at once as maxHeldBans were (full).",
       unit: '{request}',
     });
     meter

@@ -20,7 +20,7 @@ export interface RequestNotes {
   limit?: LimitRuling;
   /** Set when this request started a ban: how long it lasts, in ms. */
   banMs?: number;
-  /** Set on a banned caller's answer when bans are held (`banHoldMs`): how long it waited, in ms; 0 when `maxHeldBans` were already waiting. */
+  /** How long a banned caller's answer was held, in ms: 0 when `maxHeldBans` were. */
   banHeldMs?: number;
 }
 

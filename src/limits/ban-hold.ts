@@ -61,7 +61,7 @@ function createBanHold({ ms, max }: BanHoldSettings, warnings: Warnings, wait: W
     if (held >= max) {
       warnings.warn(
         'PETSTORE_BAN_HOLD_FULL',
-        `${max} banned requests were already waiting for their 429, so this one was answered at once: raise maxHeldBans (the command's --max-held-bans) if the memory allows. See ${DOCS_URL}/errors.md#petstore_ban_hold_full`,
+        `${max} banned requests were held already, so this 429 was sent at once: raise maxHeldBans if memory allows. See ${DOCS_URL}/errors.md#petstore_ban_hold_full`,
       );
       return 0;
     }
