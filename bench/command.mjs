@@ -1,6 +1,6 @@
 // The command as `npm start` runs it against the library, GET /v1/pets, taking turns (issue 26: "the
 // command within 10 % of serve(createPetStore()) on GET"). `node bench/command.mjs [--quick]
-// [--passes=N] [--seconds=S]` (after `npm run build`) runs it alone; npm run bench measures the same
+// [--rounds=N] [--seconds=S]` (after `npm run build`) runs it alone; npm run bench measures the same
 // servers as rows of bench/http.mjs's table and imports its start, seed and log helpers.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { KEY, median, option, SEED_KEY, SEEDED, seed, startServer, summarize, takeTurns } from './load.mjs';
+import { cpuRatioPerRound, f, KEY, pinned, ratioPerRound, roundSettings, SEED_KEY, SEEDED, seed, startServer, summarize, takeTurns } from './load.mjs';
+import { meets, shown } from './stats.mjs';
 
 export { seed } from './load.mjs';
 import { sample, SCENARIOS } from './peers/same-work.mjs';
@@ -27,13 +28,14 @@ const KEY_FLAG = `${KEY}:enterprise:1000000000:1000000000`;
 
 /**
  * Starts `node dist/cli/index.js --port 0 --key <key> --key <seeding key> [args]` (what `npm start`
- * runs), its stdout (the start lines, then the access log) written to `file`, and resolves to its
+ * runs) on the servers' core (bench/load.mjs `pinned`), its stdout (the start lines, then the access log) written to `file`, and resolves to its
  * origin, process id and a stop function once it has said where it listens.
  */
 export async function startCommand(args, file) {
   const stdout = openSync(file, 'w');
   const keys = ['--key', KEY_FLAG, '--key', `${SEED_KEY}:enterprise:1000:1000`];
-  const child = spawn(process.execPath, ['dist/cli/index.js', '--port', '0', ...keys, ...args], { stdio: ['ignore', stdout, 'inherit'] });
+  const argv = pinned([process.execPath, 'dist/cli/index.js', '--port', '0', ...keys, ...args]);
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', stdout, 'inherit'] });
   closeSync(stdout);
   let listening;
   while (!(listening = /listening on (http:\/\/[^/\s]+)\/v1\n/.exec(readFileSync(file, 'utf8')))) {
@@ -68,12 +70,12 @@ export function lineCount(file) {
  * Starts the library's server (bench/http-server.mjs `store`) and the command twice (its access log
  * to a file in a temp directory, and `--quiet`), seeds the command's pets over HTTP (with a key of their own), checks the
  * three answer the GET alike (status, every header but times, body), then measures
- * GET /v1/pets on each `passes` times, taking turns (bench/http.mjs). Resolves to each server's
- * medians with `ratios` (its req/s ÷ the library's, per pass) and `ratio` (their median), `cpu`
- * (server CPU µs per answer) and `cpuRatio` (the library's CPU per answer ÷ its, median per pass),
+ * GET /v1/pets on each in `rounds` rounds of `seconds`, taking turns (bench/load.mjs). Resolves to each server's
+ * medians with `ratio` (its req/s ÷ the library's, per round: median and interval), `cpu`
+ * (server CPU µs per answer) and `cpuRatio` (the library's CPU per answer ÷ its, per round),
  * and what the log holds.
  */
-async function commandBenchmark({ passes, seconds }) {
+async function commandBenchmark({ rounds, seconds, warmup }) {
   const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-command-'));
   const files = { logged: join(directory, 'logged.log'), quiet: join(directory, 'quiet.log') };
   const servers = {};
@@ -101,14 +103,12 @@ async function commandBenchmark({ passes, seconds }) {
       options: SCENARIOS.list.load(servers[kind].url, KEY),
       pid: servers[kind].pid,
     }));
-    const runs = await takeTurns([jobs], { passes, seconds });
+    const runs = await takeTurns([jobs], { rounds, seconds, warmup });
     const result = Object.fromEntries(jobs.map((job) => [job.kind, summarize(runs.get(job))]));
     for (const summary of Object.values(result)) {
-      summary.ratios = summary.runs.map((run, pass) => run.rps / result.store.runs[pass].rps);
-      summary.ratio = median(summary.ratios);
+      summary.ratio = ratioPerRound(summary, result.store);
       // Server CPU per answer, steadier than req/s on a shared machine: serve()'s ÷ this one's is the req/s ratio at equal CPU.
-      summary.cpu = median(summary.runs.map((run) => run.cpu));
-      summary.cpuRatio = median(summary.runs.map((run, pass) => result.store.runs[pass].cpu / run.cpu));
+      summary.cpuRatio = cpuRatioPerRound(summary, result.store);
     }
     const answered = (kind) => result[kind].runs.reduce((sum, run) => sum + run.answered, 0);
     const log = {
@@ -127,17 +127,17 @@ async function commandBenchmark({ passes, seconds }) {
   }
 }
 
-const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const met = (ratio) => ratio >= COMMAND_GOAL;
+/** Met only when the whole interval of the per-round ratios is at or above the goal. */
+const met = (ratio) => meets(ratio, COMMAND_GOAL);
 
 /** The section for BENCHMARKS.md: the three servers' rows, the ratios and the verdicts, as Markdown. */
-function commandSection(result, { passes, seconds }) {
+function commandSection(result, { rounds, seconds }) {
   const rows = Object.entries(SERVERS).map(([kind, name]) => {
     const r = result[kind];
-    const ratio = kind === 'store' ? '1×' : `**${f(r.ratio, 2)}×** (${r.ratios.map((x) => f(x, 2)).join(' · ')})`;
-    return `| ${name} | ${f(r.rps)} | ${ratio} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.cpu, 1)} (${f(r.cpuRatio, 2)}×) |`;
+    const ratio = kind === 'store' ? '1×' : `**${shown(r.ratio)}**`;
+    return `| ${name} | ${f(r.rps)} | ${ratio} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.cpu, 1)}${kind === 'store' ? '' : ` (${shown(r.cpuRatio)})`} |`;
   });
-  const verdict = (kind) => `${f(result[kind].ratio, 2)}× — ${met(result[kind].ratio) ? '✅ within' : '❌ not within'} 10 %`;
+  const verdict = (kind) => `${shown(result[kind].ratio)} — ${met(result[kind].ratio) ? '✅ within' : '❌ not within'} 10 %`;
   return `## The command (\`npm start\`) vs \`serve(createPetStore())\`, GET /v1/pets
 
 The first page of 20 pets (of ${SEEDED}) with the enterprise key, from \`serve(createPetStore(…))\` of
@@ -145,13 +145,13 @@ The first page of 20 pets (of ${SEEDED}) with the enterprise key, from \`serve(c
 option) and from \`node dist/cli/index.js --port 0 --key <key>:enterprise:…\` as \`npm start\` runs it,
 its pets created over HTTP, once with its access log (the default: a line per request on stdout,
 here a file) and once with \`--quiet\`. The three answer the GET alike (status, every header but
-times, body) before anything is measured. ${passes} passes of ${seconds} s, the servers taking turns in an order
-rotating each pass; **÷ serve()** is the median of the per-pass ratios of req/s (each pass's in
-brackets). CPU is the server process's (user + system, from /proc, the log's writes included) per
-answer, and in brackets serve()'s ÷ it, median per pass: the req/s ratio at equal CPU, steadier
-than req/s when the machine is shared.
+times, body) before anything is measured. ${rounds} rounds of one ${seconds} s block each, the servers taking turns in
+an order rotating each round; **÷ serve()** is the median of the per-round ratios of req/s, its 95 %
+bootstrap interval in brackets. CPU is the server process's time on a CPU (schedstat, the log's
+writes included) per answer, and in brackets serve()'s ÷ it, per round: the req/s ratio at equal
+CPU, steadier than req/s when the machine is shared. A goal is met when the whole interval meets it.
 
-| Server | req/s | ÷ serve() (per pass) | p50 µs | p99 µs | CPU µs per answer (at equal CPU) |
+| Server | req/s | ÷ serve() | p50 µs | p99 µs | CPU µs per answer (at equal CPU) |
 | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
@@ -161,8 +161,7 @@ The log took ${f(result.log.lines)} lines (${f(result.log.bytes / 2 ** 20, 1)} M
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const quick = process.argv.includes('--quick');
-  const settings = { passes: Number(option('passes') ?? (quick ? 2 : 5)), seconds: Number(option('seconds') ?? (quick ? 1.5 : 3)) };
+  const settings = roundSettings();
   const started = Date.now();
   const result = await commandBenchmark(settings);
   console.log(`${((Date.now() - started) / 1000).toFixed(0)} s in all, Node ${process.version}\n`);

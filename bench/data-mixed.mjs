@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { option } from './load.mjs';
+import { option, pinBench, pinned } from './load.mjs';
+import { median, medianInterval, meets, shown } from './stats.mjs';
 
 /** The goal: the command on `--data` serves the mixed load at least this many req/s. */
 export const DATA_MIXED_GOAL = 5_000;
@@ -42,11 +43,23 @@ function requests() {
 /** What each answer may be, and the share of all requests each kind is. */
 const SHARES = { list: 0.6, create: 0.25, wrong: 0.1, get: 0.05 };
 
-/** Starts `node dist/cli/index.js --port 0 --quiet --key … [args]` and resolves once it says where it listens. */
+/** Starts `node dist/cli/index.js --port 0 --quiet --key … [args]` on the servers' core and resolves once it says where it listens. */
 async function startCommand(args) {
-  const child = spawn(process.execPath, ['dist/cli/index.js', '--port', '0', '--quiet', '--key', `${KEY}:enterprise:1000000000:1000000000`, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // --ban-hold-ms 0: the wrong key's address is banned within seconds, and a held 429 would stall its connection a second (#49's hold)
+  // where this scenario measures the stores.
+  const argv = pinned([
+    process.execPath,
+    'dist/cli/index.js',
+    '--port',
+    '0',
+    '--quiet',
+    '--ban-hold-ms',
+    '0',
+    '--key',
+    `${KEY}:enterprise:1000000000:1000000000`,
+    ...args,
+  ]);
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   let url;
@@ -82,19 +95,19 @@ async function run(url, seconds) {
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   const odd = Object.keys(statuses).filter((code) => !['200', '201', '401', '429'].includes(code));
   const wrong = (statuses[401] ?? 0) + (statuses[429] ?? 0);
-  const off = (count, share) => Math.abs(count / total - share) > 0.02;
+  // 2 % of the answers, or two per connection: each may stop partway through its cycle of 20, which a short run's shares show.
+  const off = (count, share) => Math.abs(count - share * total) > Math.max(0.02 * total, 2 * CONNECTIONS);
   if (odd.length > 0 || result.errors > 0 || result.timeouts > 0 || off(statuses[201] ?? 0, SHARES.create) || off(wrong, SHARES.wrong)) {
     throw new Error(`${url}: answers ${JSON.stringify(statuses)}, ${result.errors} errors, ${result.timeouts} timeouts: not the mix`);
   }
   return { rps: result.requests.average, p50: latency.percentile(50), p99: latency.percentile(99), statuses };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-
 /**
  * Starts the command on a fresh `--data` directory and on memory, seeds each with 100 pets over
  * HTTP, warms both up for 1 s, then runs the mix on each `passes` times, taking turns (the order
- * alternating). Resolves to each server's medians (`rps`, `p50`, `p99` in µs) with its `runs`.
+ * alternating). Resolves to each server's medians (`rps`, `p50`, `p99` in µs) with its `runs`, the
+ * interval of `--data`'s median req/s (`dataRps`) and `--data` ÷ memory per pass (`ratio`), median and interval.
  *
  * @example
  * const result = await dataMixedBenchmark({ passes: 3, seconds: 3 });
@@ -102,6 +115,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
 export async function dataMixedBenchmark({ passes, seconds }) {
   const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-data-'));
   const servers = {};
+  pinBench();
   try {
     servers.data = await startCommand(['--data', join(directory, 'data')]);
     servers.memory = await startCommand([]);
@@ -113,7 +127,8 @@ export async function dataMixedBenchmark({ passes, seconds }) {
       for (const kind of order) runs[kind].push(await run(servers[kind].url, seconds));
     }
     const summary = (r) => ({ rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)), runs: r });
-    return { data: summary(runs.data), memory: summary(runs.memory), passes, seconds };
+    const ratio = medianInterval(runs.data.map((run, pass) => run.rps / runs.memory[pass].rps));
+    return { data: summary(runs.data), memory: summary(runs.memory), dataRps: medianInterval(runs.data.map((run) => run.rps)), ratio, passes, seconds };
   } finally {
     for (const server of Object.values(servers)) server.stop();
     rmSync(directory, { recursive: true, force: true });
@@ -123,7 +138,8 @@ export async function dataMixedBenchmark({ passes, seconds }) {
 const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /**
- * The target row for BENCHMARKS.md, as bench/index.mjs lists them: `[name, goal, measured, met]`.
+ * The target row for BENCHMARKS.md, as bench/index.mjs lists them: `[name, goal, measured, met]`,
+ * met when the interval of the median req/s is at or above the goal.
  *
  * @example
  * const [[name, goal, measured, ok]] = dataMixedTargets(result);
@@ -132,8 +148,8 @@ export const dataMixedTargets = (result) => [
   [
     'The command on `--data` (PGlite), mixed load (60 % list, 25 % create, 10 % wrong key, 5 % get), 20 connections',
     `≥ ${f(DATA_MIXED_GOAL)} req/s`,
-    `${f(result.data.rps)} req/s`,
-    result.data.rps >= DATA_MIXED_GOAL,
+    `${f(result.data.rps)} req/s (${f(result.dataRps.low)}–${f(result.dataRps.high)})`,
+    meets(result.dataRps, DATA_MIXED_GOAL),
   ],
 ];
 
@@ -148,22 +164,23 @@ export function dataMixedSection(result) {
     const r = result[kind];
     return `| ${name} | ${f(r.rps)} (${r.runs.map((x) => f(x.rps)).join(' · ')}) | ${f(r.p50)} | ${f(r.p99)} |`;
   });
-  const met = result.data.rps >= DATA_MIXED_GOAL;
+  const met = meets(result.dataRps, DATA_MIXED_GOAL);
   return `## The command on \`--data\` (PGlite) under a mixed load
 
-\`node dist/cli/index.js --port 0 --quiet --key <key>:enterprise:… [--data <fresh dir>]\`, ${SEEDED} pets created
+\`node dist/cli/index.js --port 0 --quiet --ban-hold-ms 0 --key <key>:enterprise:… [--data <fresh dir>]\`, ${SEEDED} pets created
 over HTTP first, then autocannon with ${CONNECTIONS} connections, each sending the same 20 requests over and
 over: 12 \`GET /v1/pets?limit=20\` (60 %), 5 \`POST /v1/pets\` (25 %), 2 with a key the server does not
 know (10 %: 401, and 429 once their one address has spent its anonymous budget or is banned), 1
 \`GET /v1/pets/1\` (5 %). Every answer is checked to be one of those, in those shares. ${result.passes} passes of
-${result.seconds} s, the two servers taking turns; medians (each pass's req/s in brackets).
+${result.seconds} s, the two servers taking turns; medians (each pass's req/s in brackets); a goal is met when the
+95 % bootstrap interval of the median is.
 \`--quiet\`: the access log's cost is measured elsewhere.
 
 | Store | req/s (per pass) | p50 µs | p99 µs |
 | --- | --- | --- | --- |
 ${rows.join('\n')}
 
-Goal ≥ ${f(DATA_MIXED_GOAL)} req/s on \`--data\`: ${f(result.data.rps)}, ${met ? '✅ met' : '❌ not met'}; ${f(result.data.rps / result.memory.rps, 2)}× memory's.
+Goal ≥ ${f(DATA_MIXED_GOAL)} req/s on \`--data\`: ${f(result.data.rps)} (${f(result.dataRps.low)}–${f(result.dataRps.high)}), ${met ? '✅ met' : '❌ not met'}; ${shown(result.ratio)} memory's, per pass.
 `;
 }
 

@@ -1,13 +1,15 @@
-// In-process benchmarks: petstore.fetch in a loop, and filtered pages as the store grows.
+// In-process benchmarks: petstore.fetch in a loop, ours against Hono and a native Response in CPU-time rounds, and filtered pages as the store grows.
 import { createHistogram } from 'node:perf_hooks';
 import { createPetStore } from 'petstore-service';
 import { memoryLimitStore, memoryPetStorage } from 'petstore-service/storage';
 import { createApp } from './peers/hono-app.mjs';
+import { medianInterval, shown, targetRow } from './stats.mjs';
 
 const KEY = 'bench-key';
 const apiKeys = { [KEY]: { perMinute: 1_000_000_000, perDay: 1_000_000_000 } };
 const headers = { authorization: `Bearer ${KEY}` };
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Calls per second of `await petstore.fetch(new Request(...))` for GET /v1/pets (20 pets). */
 export async function inProcessCalls({ passes, seconds }) {
@@ -37,13 +39,14 @@ export const IN_PROCESS_CASES = {
 };
 
 /**
- * Calls per CPU-second of each of {@link IN_PROCESS_CASES}, taking turns within each pass, each
- * pass `seconds` of this process's CPU (user + system: a pass preempted by the machine's other
+ * Calls per CPU-second of each of {@link IN_PROCESS_CASES}, taking turns within each round, each
+ * round `seconds` of this process's CPU (user + system: a round preempted by the machine's other
  * work is not counted short). Ours and Hono's app are made from equal stores, as the HTTP peers
  * are; the floor builds one native Response with our answer's body and headers, and reads it.
- * Resolves to each case's median rate and per-pass rates, and the per-pass ratios of ours to the others.
+ * Resolves to each case's median rate and per-round rates, and `oursOver`: ours ÷ the case per
+ * round, median and 95 % bootstrap interval.
  */
-export async function inProcessPeers({ passes, seconds }) {
+export async function inProcessPeers({ rounds, seconds }) {
   const sameWork = async () => {
     const storage = memoryPetStorage();
     for (let i = 1; i <= 100; i++) await storage.create({ name: `pet ${i}`, categoryId: i % 5, status: 'available' });
@@ -66,8 +69,9 @@ export async function inProcessPeers({ passes, seconds }) {
   const names = Object.keys(calls);
   for (const name of names) for (let i = 0; i < 5_000; i++) await calls[name]();
   const rates = Object.fromEntries(names.map((name) => [name, []]));
-  for (let pass = 0; pass < passes; pass++) {
-    for (const name of names) {
+  for (let round = 0; round < rounds; round++) {
+    // The order rotates, as the HTTP rounds' does.
+    for (const name of names.map((_, i) => names[(i + round) % names.length])) {
       const started = process.cpuUsage();
       let done = 0;
       let used = 0;
@@ -81,8 +85,23 @@ export async function inProcessPeers({ passes, seconds }) {
     }
   }
   const ratios = Object.fromEntries(names.map((name) => [name, rates.petstore.map((rate, i) => rate / rates[name][i])]));
-  return Object.fromEntries(names.map((name) => [name, { rate: median(rates[name]), rates: rates[name], oursOver: median(ratios[name]) }]));
+  return Object.fromEntries(names.map((name) => [name, { rate: median(rates[name]), rates: rates[name], oursOver: medianInterval(ratios[name]) }]));
 }
+
+/** The in-process goals of issue 28: ours ÷ Hono's app.request and ÷ the native-Response floor, per round (target rows, intervals). */
+export function inProcessTargets(where, peers) {
+  return [
+    targetRow(`In process, \`petstore.fetch(url, init)\` ÷ Hono \`app.request\`, same work${where}`, 1.5, peers.hono.oursOver),
+    targetRow(`In process, \`petstore.fetch(url, init)\` ÷ a native Response with the same body and headers${where}`, 0.8, peers.floor.oursOver),
+  ];
+}
+
+/** The in-process peers' rows: calls per CPU-second, and ours ÷ each (median of the per-round ratios, interval). */
+export const inProcessPeerRows = (where, peers) =>
+  Object.entries(IN_PROCESS_CASES).map(
+    ([name, label]) =>
+      `| ${label}${where} | ${f(peers[name].rate)} calls/s | ${name === 'petstore' ? '1×' : shown(peers[name].oursOver)} | ${f(Math.min(...peers[name].rates))}–${f(Math.max(...peers[name].rates))} |`,
+  );
 
 /** A store with `count` pets, one in 1,000 sold. */
 async function storeOf(count) {

@@ -1,24 +1,57 @@
-// Load machinery the HTTP benchmarks share: start a server process, run autocannon on it, take turns, take medians.
-import { spawn } from 'node:child_process';
+// Load machinery the HTTP benchmarks share: start a server process (pinned to its own core), run autocannon on it in short paired rounds, read its CPU.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { createHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { SEED_KEY, SEEDED } from './peers/same-work.mjs';
+import { median, medianInterval } from './stats.mjs';
 
 export { SEED_KEY, SEEDED } from './peers/same-work.mjs';
+/** A number in en-US style with `digits` decimals. */
+export { fixed as f, median } from './stats.mjs';
 
 /** The enterprise key every server is given. */
 export const KEY = 'bench-enterprise-key';
 
 /**
- * Starts `<command> [args]` and resolves, once it prints `ready <port>`, to its base URL, process
- * id and a stop function. By default `node bench/http-server.mjs <kind> <key>`. A server that
- * prints `ready <port> unseeded [header]` is seeded over HTTP here, as the command is, and told
- * callers' addresses by that header (`addressHeader`), if it names one.
+ * Where the bench and the servers run: with two cores or more and `taskset`, the bench process
+ * (autocannon) on core 0 and every server on core 1, so that the load generator never takes the
+ * server's core from it; else `undefined` and nothing is pinned.
  */
-export async function startServer(kind, flags = [], command = [process.execPath, ...flags, 'bench/http-server.mjs', kind, KEY]) {
-  const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+export const PINNING = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0 ? { bench: 0, servers: 1 } : undefined;
+
+/** `command` (an argv) run on the servers' core when {@link PINNING} allows, as is otherwise. */
+export const pinned = (command) => (PINNING ? ['taskset', '-c', String(PINNING.servers), ...command] : command);
+
+/** `command` (an argv) free to run on every core, as a child of the pinned bench would not be: the scripts that measure no ratio of servers. */
+export const unpinned = (command) => (PINNING ? ['taskset', '-c', `0-${cpus().length - 1}`, ...command] : command);
+
+let benchPinned = false;
+/** Pins this process, every thread of it, to the bench's core (once; nothing without {@link PINNING}). */
+export function pinBench() {
+  if (!PINNING || benchPinned) return;
+  execFileSync('taskset', ['-a', '-p', '-c', String(PINNING.bench), String(process.pid)], { stdio: 'ignore' });
+  benchPinned = true;
+}
+
+/** One sentence for BENCHMARKS.md's header: what ran where. */
+export const pinningNote = () =>
+  PINNING
+    ? `the bench process (autocannon) pinned to core ${PINNING.bench} and every server (with its child processes: workerd under Miniflare) to core ${PINNING.servers} (\`taskset\`)`
+    : `nothing pinned (${cpus().length < 2 ? 'one core' : 'no `taskset` on this machine'}): the load generator and the servers share the cores`;
+
+/**
+ * Starts `<command> [args]` (on the servers' core) and resolves, once it prints `ready <port>`, to
+ * its base URL, process id and a stop function. By default `node bench/http-server.mjs <kind> <key>`.
+ * A server that prints `ready <port> unseeded [header]` is seeded over HTTP here, as the command is,
+ * and told callers' addresses by that header (`addressHeader`), if it names one. `env` adds to its environment.
+ */
+export async function startServer(kind, flags = [], command = [process.execPath, ...flags, 'bench/http-server.mjs', kind, KEY], env = {}) {
+  const argv = pinned(command);
+  // taskset execs the command, so the child's pid is the server's.
+  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   while (!/ready (\d+)(.*)\n/.test(output)) {
@@ -45,65 +78,162 @@ export async function seed(url) {
   }
 }
 
-/** User plus system CPU of a process so far, in µs (from /proc, in clock ticks of 10 ms). */
+/** `pid` and every process below it (Miniflare's workerd is a child of the server's node), from /proc. */
+function processTree(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/**
+ * CPU time of one process so far, in µs: the sum over its threads of the first field of
+ * /proc/<pid>/task/<tid>/schedstat (ns on a CPU, exact), or, where the kernel has no schedstat,
+ * user + system from /proc/<pid>/stat (clock ticks of 10 ms: ±2 % on a 0.5 s block). A thread
+ * that ended between two readings takes its time with it; node's and workerd's threads live as long as the process.
+ */
+function processMicros(pid) {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // The thread ended while we looked.
+      }
+    }
+    return ns / 1000;
+  } catch {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  }
+}
+
+/** Whether this kernel keeps per-thread schedstat (else CPU comes from /proc/<pid>/stat's 10 ms ticks). */
+export const SCHEDSTAT = (() => {
+  try {
+    readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const trees = new Map();
+/** CPU µs so far of a server: its process and every process it started (cached once seen). */
 export const cpuMicros = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  if (!trees.has(pid)) trees.set(pid, processTree(pid));
+  return trees.get(pid).reduce((sum, member) => sum + processMicros(member), 0);
 };
 
 /**
- * One autocannon run: requests per second and latency percentiles in microseconds. Throws when
- * any answer had another status than `status`, or a request failed: then it measured something else.
- * `answered` counts the answers autocannon saw; with the server's `pid`, `cpu` is its CPU µs per answer.
+ * Requests a block sends of a job's list (`options.requests`): at most this many, the next slice
+ * each block. autocannon builds every request of the list for each of its 10 connections before
+ * it starts: the 401 scenario's 10,000 addresses took 1.4–2.5 s a block, for a 0.5 s block.
  */
-export async function load({ name, status, options, pid }, seconds) {
+const WINDOW = 1_000;
+const blocks = new WeakMap();
+/** `options` with the job's next slice of {@link WINDOW} requests, when it has more: over ten blocks every request is sent. */
+function windowed(job) {
+  const { requests } = job.options;
+  if (!requests || requests.length <= WINDOW) return job.options;
+  const block = blocks.get(job) ?? 0;
+  blocks.set(job, block + 1);
+  const start = (block * WINDOW) % requests.length;
+  return { ...job.options, requests: requests.slice(start, start + WINDOW) };
+}
+
+/**
+ * One block of load: autocannon for `seconds` (fractions allowed), req/s (answers ÷ the block's
+ * wall time once autocannon has built its requests), latency percentiles in µs, and with the
+ * server's `pid` its CPU µs per answer. Throws when any answer had another status than `status`,
+ * or a request failed: then it measured something else.
+ */
+export async function load(job, seconds) {
+  const { name, status, pid } = job;
   const latency = createHistogram();
   const cpuBefore = pid && cpuMicros(pid);
-  const instance = autocannon({ connections: 10, duration: seconds, ...options });
+  // autocannon ends a run at its first sample tick after `duration`: a 1 s tick would stretch a 0.5 s block to 1 s.
+  const instance = autocannon({ connections: 10, duration: seconds, sampleInt: 25, ...windowed(job) });
+  // Its constructor builds the requests and opens the connections; the block's time starts now.
+  const started = performance.now();
   instance.on('response', (_client, _status, _bytes, ms) => latency.record(Math.max(1, Math.round(ms * 1000))));
   const result = await instance;
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = pid && cpuMicros(pid);
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
   if (Object.keys(statuses).some((code) => Number(code) !== status) || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${name}: expected only ${status} answers, got ${JSON.stringify(statuses)}, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
-  const cpu = pid ? { cpu: (cpuMicros(pid) - cpuBefore) / result.requests.total } : {};
-  return { rps: result.requests.average, p50: latency.percentile(50), p99: latency.percentile(99), answered: result.requests.total, ...cpu };
+  const answered = result.requests.total;
+  const cpu = pid ? { cpu: answered ? (cpuAfter - cpuBefore) / answered : Number.NaN } : {};
+  return { rps: answered / elapsed, p50: latency.percentile(50), p99: latency.percentile(99), answered, ...cpu };
 }
 
-export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+/** How often a block that got no answer at all (a starved server core) is run again before the bench gives up. */
+const TRIES = 3;
+/** One block of {@link load} with at least one answer: a block of none has no req/s ratio nor CPU per answer to give. */
+async function answeredBlock(job, seconds) {
+  for (let attempt = 1; ; attempt++) {
+    const run = await load(job, seconds);
+    if (run.answered > 0) return run;
+    if (attempt === TRIES) throw new Error(`${job.name}: no answer in ${TRIES} blocks of ${seconds} s: the server's core is starved`);
+  }
+}
 
-/** Median of each figure over the passes (`cpu` too when the runs have it). */
+/** Median of each figure over the rounds (`cpu` too when the runs have it), with the runs. */
 export function summarize(runs) {
   const cpu = runs.every((r) => r.cpu !== undefined) ? { cpu: median(runs.map((r) => r.cpu)) } : {};
   return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), ...cpu, runs };
 }
 
-/** The median over the passes of `a`'s req/s ÷ `b`'s in the same pass: the ratio the targets use, as steady as a shared machine allows. */
-export const ratioPerPass = (a, b) => median(a.runs.map((run, pass) => run.rps / b.runs[pass].rps));
+/** Each round's `figure(a's run, b's run)`, in round order: the paired values an interval is taken of. */
+export const perRound = (a, b, figure) => a.runs.map((run, round) => figure(run, b.runs[round]));
+
+/** `a`'s req/s ÷ `b`'s, per round: median and 95 % bootstrap interval (`{ median, low, high }`). */
+export const ratioPerRound = (a, b) => medianInterval(perRound(a, b, (x, y) => x.rps / y.rps));
 
 /**
- * The median over the passes of `b`'s server CPU per answer ÷ `a`'s: the req/s ratio `a ÷ b` would
- * have at equal CPU, steadier than req/s when other work shares the machine (both need a `pid`).
+ * `b`'s server CPU per answer ÷ `a`'s, per round: the req/s ratio `a ÷ b` would have at equal CPU,
+ * steadier than req/s when other work shares the machine (both need a `pid`). Median and interval.
  */
-export const cpuRatioPerPass = (a, b) => median(a.runs.map((run, pass) => b.runs[pass].cpu / run.cpu));
+export const cpuRatioPerRound = (a, b) => medianInterval(perRound(a, b, (x, y) => y.cpu / x.cpu));
+
+/** `a`'s server CPU per answer ÷ `b`'s, per round (the floor goals: at most so many times the floor's CPU). Median and interval. */
+export const cpuCostPerRound = (a, b) => medianInterval(perRound(a, b, (x, y) => x.cpu / y.cpu));
+
+/** `runs`' p99 ÷ p50, per round: median and interval. */
+export const tailPerRound = ({ runs }) => medianInterval(runs.map((run) => run.p99 / run.p50));
 
 /**
- * Runs every job (`{ name, status, options, pid? }`, as `load` takes it) for 1 s to warm up, then each
- * group `passes` times, its jobs taking turns in an order rotating with the pass, so that none
- * always goes first and machine noise hits them alike. Resolves to a Map of each job's runs, in pass order.
- * `onPass(pass)` is told when each pass begins (for progress lines).
+ * Runs every job (`{ name, status, options, pid? }`, as `load` takes it) for `warmup` s, so JIT
+ * compilation is not measured, then `rounds` rounds: in each, every group's jobs one block of
+ * `seconds` each, in an order rotating with the round, so that none always goes first and the
+ * machine's noise hits the jobs of a group alike. A ratio is then taken within each round (the two
+ * blocks seconds apart) and its median over the rounds reported with an interval. Pins this process
+ * to the bench's core first ({@link pinBench}). Resolves to a Map of each job's runs, in round order.
+ * `onRound(round)` is told when each round begins (for progress lines).
  */
-export async function takeTurns(groups, { passes, seconds, onPass }) {
+export async function takeTurns(groups, { rounds, seconds, warmup = 1, onRound }) {
+  pinBench();
   const jobs = groups.flat();
-  // A short warm-up per job, so JIT compilation is not measured.
-  for (const job of jobs) await load(job, 1);
+  for (const job of jobs) await load(job, warmup);
   const runs = new Map(jobs.map((job) => [job, []]));
-  for (let pass = 0; pass < passes; pass++) {
-    onPass?.(pass);
+  for (let round = 0; round < rounds; round++) {
+    onRound?.(round);
     for (const group of groups) {
       for (let i = 0; i < group.length; i++) {
-        const job = group[(i + pass) % group.length];
-        runs.get(job).push(await load(job, seconds));
+        const job = group[(i + round) % group.length];
+        runs.get(job).push(await answeredBlock(job, seconds));
       }
     }
   }
@@ -113,5 +243,20 @@ export async function takeTurns(groups, { passes, seconds, onPass }) {
 /** The value of a script's `--name=value` argument, or `fallback` when it has none. */
 export const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
-/** A number in en-US style with `digits` decimals. */
-export const f = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/**
+ * Rounds and seconds a block for a script run alone: `--rounds=` and `--seconds=` if given (smoke
+ * tests: `--rounds=4 --seconds=0.3`), else {@link QUICK} with `--quick`, else {@link FULL}.
+ */
+export const roundSettings = () => {
+  const base = process.argv.includes('--quick') ? QUICK : FULL;
+  return {
+    ...base,
+    rounds: Number(option('rounds', base.rounds)),
+    seconds: Number(option('seconds', base.seconds)),
+    warmup: Number(option('warmup', base.warmup)),
+  };
+};
+/** A full run's rounds: 24 rounds of 0.5 s a side, after 1 s of warm-up per job. */
+export const FULL = { rounds: 24, seconds: 0.5, warmup: 1 };
+/** `--quick`: 10 rounds of 0.3 s, 0.5 s of warm-up. */
+export const QUICK = { rounds: 10, seconds: 0.3, warmup: 0.5 };
