@@ -8,9 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { accessLines, lineCount, seed, startCommand } from './command.mjs';
 import { FLOOD_TAIL_SECONDS, pair, summary } from './flood-blocks.mjs';
-import { f, KEY, startServer } from './load.mjs';
+import { f, KEY, pinBench, pinningNote, startServer } from './load.mjs';
 import { assertSameWork, REAL_IP, SCENARIOS } from './peers/same-work.mjs';
-import { meets } from './stats.mjs';
+import { targetRow } from './stats.mjs';
 
 /** The servers, ours first (the command's `--quiet` is the one the others' answers are compared to); the targets are the command's. */
 export const FLOOD_SERVERS = {
@@ -162,7 +162,8 @@ const unheld = ({ servers }) =>
 
 /**
  * The flood targets of #49 for the command (`--quiet` and with its log), as bench/index.mjs lists
- * targets: `[name, goal, measured, met]`, met only when the whole 95 % interval is on the goal's side.
+ * targets: `[name, goal, measured, met, ratios]` (bench/stats.mjs `targetRow`), met only when the
+ * whole 95 % interval is on the goal's side.
  *
  * @example
  * for (const [name, goal, measured, met] of floodFairnessTargets(result)) console.log(name, goal, measured, met);
@@ -172,13 +173,8 @@ export function floodFairnessTargets(result) {
     const r = result.servers[kind];
     const flood = `${FLOOD_CONNECTIONS} banned connections beside ${VALID_CONNECTIONS} of a valid key's GET, ${FLOOD_SERVERS[kind]}`;
     return [
-      [
-        `Flood: the valid caller's req/s flooded ÷ alone, ${flood}`,
-        `≥ ${FLOOD_GOALS.throughput}×`,
-        interval(r.throughput),
-        meets(r.throughput, FLOOD_GOALS.throughput),
-      ],
-      [`Flood: the valid caller's p99 flooded ÷ alone, ${flood}`, `≤ ${FLOOD_GOALS.p99}×`, interval(r.p99), meets(r.p99, FLOOD_GOALS.p99, true)],
+      targetRow(`Flood: the valid caller's req/s flooded ÷ alone, ${flood}`, FLOOD_GOALS.throughput, r.throughput),
+      targetRow(`Flood: the valid caller's p99 flooded ÷ alone, ${flood}`, FLOOD_GOALS.p99, r.p99, { atMost: true }),
     ];
   });
 }
@@ -221,7 +217,7 @@ two autocannon instances started together, the flood going on ${FLOOD_TAIL_SECON
 bootstrap interval; **p99** is the valid caller's over all rounds' latencies together (alone →
 flooded), and its ratio the median of the per-round ratios of p99, with its interval. A target is
 met only when the whole interval is on its side. CPU is the server process's (user + system, from
-/proc) per answer over the whole block, the flood's answers included.
+/proc) per answer over the whole block, the flood's answers included. Where it ran: ${pinningNote()}.
 
 | Server | valid req/s, alone → flooded | flooded ÷ alone (95 %) | valid p99 µs, alone → flooded | p99 flooded ÷ alone (95 %) | flood answers/s (answers) | flood requests/s, answered or cut | requests cut at a block's end (valid · flood) | CPU µs per answer, alone → flooded |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -255,6 +251,7 @@ Only answering the flood less often helps: that is the hold. This part took ${f(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  pinBench();
   const quick = process.argv.includes('--quick');
   const argument = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
   const settings = { rounds: argument('rounds', FLOOD_SETTINGS[quick ? 'quick' : 'full'].rounds), seconds: argument('seconds', 1) };
