@@ -2,6 +2,7 @@
 import { cpus, totalmem } from 'node:os';
 import { dataMixedSection } from './data-mixed.mjs';
 import { findings as findingsSection } from './findings.mjs';
+import { floodFairnessSection } from './flood-fairness.mjs';
 import { floodSection } from './flood-rss.mjs';
 import { BASELINES, floorName, GOALS, httpSection, REJECTIONS } from './http.mjs';
 import { inProcessPeerRows } from './in-process.mjs';
@@ -97,7 +98,7 @@ ${selectorSection(selector)}
 
 ${runtimeSection(runtimes, settings)}
 ${workersSection(workers, settings)}
-${/* The flood-fairness section (#49, bench/flood-fairness.mjs) goes here: floodFairnessSection(m.floodFairness) */ ''}
+${floodFairnessSection(m.floodFairness)}
 ## In-process
 
 What a unit test pays per call: GET /v1/pets with the enterprise key, the 20-pet page (of 100) read

@@ -1,5 +1,6 @@
 // BENCHMARKS.md's targets, one row per goal, from what bench/index.mjs measured; and every ratio of a run by name, for --json and the stability table.
 import { dataMixedTargets } from './data-mixed.mjs';
+import { floodFairnessTargets } from './flood-fairness.mjs';
 import { floodTargets } from './flood-rss.mjs';
 import { httpTargets, PEERS } from './http.mjs';
 import { inProcessTargets } from './in-process.mjs';
@@ -31,7 +32,7 @@ export function targetsOf(m) {
     ...selectorTargets(m.selector),
     ...runtimeTargets(m.runtimes),
     ...workersTargets(m.workers),
-    // The flood-fairness targets (#49, bench/flood-fairness.mjs) go here: ...floodFairnessTargets(m.floodFairness),
+    ...floodFairnessTargets(m.floodFairness),
     ['In-process GET list calls per second', '≥ 30,000', f(inProcess.callsPerSecond), inProcess.callsPerSecond >= 30_000],
     ...inProcessTargets('', m.inProcessVs),
     ...(inProcess24 ? inProcessTargets(', Node 24', inProcess24.peers) : []),
