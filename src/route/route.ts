@@ -21,19 +21,13 @@ interface RouteMatch<R> {
  * matchRoute([{ path: '/pets/{petId}', methods: {} }], '/pets/7'); // { route, params: { petId: '7' } }
  */
 export function matchRoute<R extends Routable<unknown>>(routes: readonly R[], path: string): RouteMatch<R> | undefined {
-  // Split only when a route with parameters is tried: a static route is one string compare (BENCHMARKS.md, Findings: issue 49).
-  let segments: string[] | undefined;
+  const segments = path.split('/');
   for (const route of routes) {
     const pattern = patternOf(route);
-    if (pattern === STATIC) {
-      if (route.path === path) return { route, params: {} };
-      continue;
-    }
-    segments ??= path.split('/');
     if (pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
     const matches = pattern.every((part, i) => {
-      const segment = segments![i]!;
+      const segment = segments[i]!;
       if (!part.startsWith('{')) return part === segment;
       params[part.slice(1, -1)] = segment;
       return segment !== '';
@@ -43,15 +37,12 @@ export function matchRoute<R extends Routable<unknown>>(routes: readonly R[], pa
   return undefined;
 }
 
-/** The pattern of a route without parameters: its path is compared whole. */
-const STATIC: readonly string[] = Object.freeze([]);
-
-/** Each route's path split once, not on every request (BENCHMARKS.md, HTTP: the GET row); {@link STATIC} for a path without parameters. */
+/** Each route's path split once, not on every request (BENCHMARKS.md, HTTP: the GET row). */
 const patterns = new WeakMap<Routable<unknown>, readonly string[]>();
 
 function patternOf(route: Routable<unknown>): readonly string[] {
   let pattern = patterns.get(route);
-  if (pattern === undefined) patterns.set(route, (pattern = route.path.includes('{') ? route.path.split('/') : STATIC));
+  if (pattern === undefined) patterns.set(route, (pattern = route.path.split('/')));
   return pattern;
 }
 
