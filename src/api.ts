@@ -89,9 +89,7 @@ export function createAnswer(config: ResolvedOptions): Answer {
   const checkAddress = (globalThis as BuildFlags).__PETSTORE_WITHOUT_ADDRESS_WARNINGS__ ? () => {} : createAddressWarnings(config);
   const authenticate = createAuthenticator(config.apiKeys);
   const limit = createRateLimiter(config);
-  // A local constant, which the service worker's bundler folds to false, dropping the hook below whole.
-  const holdsBans = !(globalThis as BuildFlags).__PETSTORE_WITHOUT_BAN_HOLD__;
-  const holdBan = holdsBans ? banHoldOf(config.banHold, config.warnings) : undefined;
+  const holdBan = (globalThis as BuildFlags).__PETSTORE_WITHOUT_BAN_HOLD__ ? undefined : banHoldOf(config.banHold, config.warnings);
   const routes = createRoutes(config);
   const { storage, limitStore } = config;
   const stores: ReadinessCheck[] = [
@@ -169,7 +167,8 @@ export function createAnswer(config: ResolvedOptions): Answer {
       quota = { headers: {}, refusal: error };
     }
     // Tarpitting: a banned caller's 429 waits (ban-hold.ts); any other request pays the one comparison.
-    if (holdsBans && quota.ruling === 'ban' && holdBan) {
+    // The flag again, where the service worker's bundler folds it and drops the block (a local's value it does not know).
+    if (quota.ruling === 'ban' && !(globalThis as BuildFlags).__PETSTORE_WITHOUT_BAN_HOLD__ && holdBan) {
       const heldMs = await holdBan();
       if (notes) notes.banHeldMs = heldMs;
     }
