@@ -1,6 +1,7 @@
 /** The API: the request path (edge, cors, auth, limits, route, operation, storage, response) wired top-down, as replies or as Responses. */
 import { createAuthenticator, type Caller } from './auth/auth.ts';
 import { corsHeaders, isPreflight } from './cors/cors.ts';
+import type { BuildFlags } from './build-flags.ts';
 import { createAddressWarnings } from './edge/address-warnings.ts';
 import { createCallerAddress } from './edge/caller-address.ts';
 import { bodyReadByHost, type Host } from './edge/host.ts';
@@ -19,18 +20,6 @@ import { errorReply, injectedReply, render, withHeaders, type Reply } from './re
 import { DOCS_URL } from './response/warning.ts';
 import { cachedReadiness, type ReadinessCheck } from './storage/readiness.ts';
 import { allowedMethods, handlerFor, matchRoute } from './route/route.ts';
-
-/** What a build may define on globalThis (tsup.config.ts); unset, the code as written. */
-export interface BuildFlags {
-  /**
-   * True only in the service worker `petstore-service init` writes: every caller there is the page's
-   * own browser, with no proxy in front, so the address warnings have nothing to tell, and leaving
-   * them out keeps the worker within its size budget.
-   */
-  readonly __PETSTORE_WITHOUT_ADDRESS_WARNINGS__?: boolean;
-  /** True only in that service worker too: its one caller is the page, whose flood has no one to starve, so its bans' answers are never held. */
-  readonly __PETSTORE_WITHOUT_BAN_HOLD__?: boolean;
-}
 
 const UNDECLARED =
   'A request came for a path of this API with a prefix in front of it: the host left its mount prefix on the path without naming it, so it is a 404';

@@ -15,7 +15,7 @@ import { createWarnings, DOCS_URL, type Warnings } from './response/warning.ts';
 import { checkAdmin, type AdminOptions, type ResolvedAdmin } from './admin-options.ts';
 import { assertKnownOptions } from './option-names.ts';
 import type { Telemetry } from './edge/telemetry.ts';
-import type { BuildFlags } from './api.ts';
+import type { BuildFlags } from './build-flags.ts';
 
 /**
  * Options of `createPetStore`. Every one is optional; a name it does not know is a `TypeError`.
