@@ -9,7 +9,8 @@ const apiKeys = Object.fromEntries((process.env.FLOOD_KEYS ?? '').split(',').map
 if (!Number.isSafeInteger(now) || Object.keys(apiKeys).length === 0) throw new Error('FLOOD_NOW and FLOOD_KEYS must be set');
 
 // `::` takes IPv6 and, dual-stack, IPv4 too: IPv4 peers then arrive as `::ffff:127.x.y.z`.
-const { url } = await serve({ port: 0, hostname: '::', apiKeys, now: () => now, onError: (error) => console.error(error) });
+// Bans answered at once (banHoldMs 0): this flood tests what eviction keeps, not held answers (test/http/ban-hold.test.ts).
+const { url } = await serve({ port: 0, hostname: '::', apiKeys, now: () => now, banHoldMs: 0, onError: (error) => console.error(error) });
 console.log(`listening on ${url}`);
 
 // A `memory` line on stdin answers with the live heap after a full GC (node --expose-gc):
