@@ -343,3 +343,21 @@ describe('a sandbox of the test kit, picked by its selector', () => {
     ).toBe(404);
   });
 });
+
+describe('bans in a test store', () => {
+  it("answers a banned caller's 429 key_banned at once, with no timer to wait for (banHoldMs 0 unless given)", async () => {
+    // With the timers faked, a held answer would wait for ever: this one must not be held.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const petstore = createTestPetStore({ apiKeys: { 'ban-me-0123456789': { perMinute: 1, perDay: 100 } }, banThreshold: 0 });
+      const get = () => petstore.fetch('http://api.test/v1/pets', { headers: { authorization: 'Bearer ban-me-0123456789' } });
+      expect((await get()).status).toBe(200);
+      for (let i = 0; i < 2; i++) {
+        const banned = await get();
+        expect([banned.status, ((await banned.json()) as { code: string }).code]).toEqual([429, 'key_banned']);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
