@@ -256,7 +256,7 @@ export const roundSettings = () => {
     warmup: Number(option('warmup', base.warmup)),
   };
 };
-/** A full run's rounds: 24 rounds of 0.5 s a side, after 1 s of warm-up per job. */
-export const FULL = { rounds: 24, seconds: 0.5, warmup: 1 };
-/** `--quick`: 10 rounds of 0.3 s, 0.5 s of warm-up. */
-export const QUICK = { rounds: 10, seconds: 0.3, warmup: 0.5 };
+/** A full run's rounds: 24 rounds of 0.5 s a side, after 2 s of warm-up per job (each server 10 s or more in all: V8 deoptimizes node:http's code 6–8 s into a load and settles by ~10 s, BENCHMARKS.md findings of #49). */
+export const FULL = { rounds: 24, seconds: 0.5, warmup: 2 };
+/** `--quick`: 12 rounds of 0.3 s, 1.5 s of warm-up per job. */
+export const QUICK = { rounds: 12, seconds: 0.3, warmup: 1.5 };

@@ -75,7 +75,7 @@ export function benchmarksReport(m, targets) {
 Measured by \`npm run bench${quick ? ' -- --quick' : ''}\` on ${new Date().toISOString().slice(0, 10)} (${f(m.minutes, 0)} minutes):
 ${cpus().length} × ${cpu}, ${f(totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}; ${pinningNote()}.
 The machine is shared and noisy, so every HTTP figure is paired: the servers of a scenario take
-turns in ${settings.rounds} short rounds of a ${settings.seconds} s block each (after ${settings.warmup} s of warm-up per server), the order
+turns in ${settings.rounds} short rounds of a ${settings.seconds} s block each (after ${settings.warmup} s of warm-up per server and scenario), the order
 rotating each round, and a ratio of two servers is taken within each round, two blocks seconds
 apart. Tables show the median of the per-round ratios with its 95 % bootstrap interval in
 brackets (2,000 resamples, seeded: \`bench/stats.mjs\`). **A target is met only when the whole
