@@ -1,9 +1,9 @@
 // The hand-written findings under the measured tables of BENCHMARKS.md: what the profiles showed, what was fixed, why targets are missed.
 
+import { issue49 } from './findings-49.mjs';
+
 /** What issue 28's profiles showed, with this run's ceiling on node:http. */
 const issue28 = ({ ceiling, cpu, tails, rejectionCeiling }) => `
-## Findings (profile of the hot path, and why targets are missed)
-
 **Issue 35 (the command costs no more than \`serve()\`, a refusal less than an answer).** Measured
 with \`node bench/cpu-per-request.mjs\` and scripts like it (server CPU µs per answer, servers or builds
 alternating in rounds, medians of the per-round ratios), and \`node --cpu-prof\` on the command and on a
@@ -59,7 +59,7 @@ autocannon (\`node --perf-basic-prof\`, CONTRIBUTING.md), and \`node --cpu-prof\
   \`net\` answered a fixed GET for 25.4 µs of CPU against node:http's 41.1 µs, with the same
   machine busy), but it would have to re-earn every edge node:http gives us (timeouts,
   408/413/431, pipelining, Expect, upgrades): not done here.
-- **Rejections at 1.3× the command's GET: node:http leaves room for it; ours reach it in some runs, not in most.**
+- **Rejections at 1.3× the command's GET (a target until #49, which measures refusals against the floor instead): node:http leaves room for it; ours reached it in some runs, not in most.**
   The floor answered each rejection scenario too, its fixed answer sent as ours are (the ceiling
   row): ${rejectionCeiling.map((r) => `${r.short} at ${r.rps} the command \`--quiet\` GET rate (${r.cpu} µs of CPU an answer)`).join(', ')}.
   No server on node:http does a rejection with less work than that. Until 2026-11-27 the 401
@@ -237,4 +237,6 @@ Profiled once with \`node --cpu-prof bench/profile.mjs\` (the in-process GET loo
  * second across passes, already formatted; `ceiling` is the node:http floor's GET req/s ÷ lean
  * Fastify's, `cpu` the GET CPU µs per answer of the floor, lean Fastify and `serve()`, formatted.
  */
-export const findings = (measured) => issue28(measured) + earlier(measured);
+export const findings = (measured) => `
+## Findings (profile of the hot path, and why targets are missed)
+${issue49(measured)}${issue28(measured)}${earlier(measured)}`;
