@@ -13,6 +13,20 @@ share or as CPU per answer in paired rounds, which the load moves least.
   the servers run on different cores. A target is met only when its whole interval is: a figure
   that cannot be told apart from its goal is not called met. The stability table above shows
   which ratios a quick run repeats within ±5 %.
+- **Stability: what holds ±5 % between quick runs, and what does not.** In the three quick runs
+  of 2428d6c's build (12 rounds of 0.3 s; the table above), 53 of 137 ratios stayed within ±5 %.
+  What holds is CPU per answer of two servers of the same kind: every floor ratio but two (0.7–4.1 %
+  apart; the 429 of \`serve()\` 5.2 %, the 400 of the quiet command 9.4 %), the selector's
+  before-and-after (1.6 and 3.4 %), the in-process ratios on Node 24, the flood with the log. What
+  does not: req/s between servers whose work differs in kind (ours against full Fastify and Hono,
+  6–21 %; Deno, Bun and workerd 11–23 %, workerd's blocks answering ~1,500 requests each), the
+  access log's rows (the log's writes are the server's own on one pinned core, 5–10 %), and every
+  p99 ÷ p50 (8–154 %: a tail is a handful of requests behind one scavenge or one preemption, and
+  12 blocks of 0.3 s hold a few thousand requests each). 51 of the 84 that strayed did so because the
+  third run differed from the first two, which agreed within 5 % with each other: the machine changed
+  under that run (the same build, nothing else of ours running). A run of 0.3 s blocks cannot hold
+  ±5 % on those rows on this shared 2-core machine; the full run's 24 blocks of 0.5 s narrow each
+  interval, and a target is judged by the interval, not the median.
 - **Changed: warm-up.** \`--trace-opt --trace-deopt\` on any server here under a GET load shows V8
   deoptimizing about 25 of node:http's functions ("code dependencies") 6–8 s into the load, about
   150 re-optimizations after it, and nothing after ~10 s. A 1 s warm-up measured the first rounds
@@ -76,8 +90,15 @@ share or as CPU per answer in paired rounds, which the load moves least.
   address only when it is needed is the next lever; not tried here.
 - **workerd POST ÷ Hono: not profiled in #49.** Its row above now has an interval and workerd's
   CPU per answer (the process tree under Miniflare); a profile needs the inspector Miniflare offers.
-- **The command with its access log under pinning.** Pinned, the log's writes (the libuv pool)
-  and the collector share the server's one core with its main thread, as they would in a
-  one-core container; unpinned they ran on the other core beside the client. Compare its row's
-  CPU per answer with the quiet command's in the table above.
+- **The command with its access log under pinning: 0.72× \`serve()\`'s GET (0.99× in the last
+  unpinned run).** Pinned, everything the logging server does runs on its one core, as in a
+  one-core container, and its CPU per answer is ~3× the floor's against ~1.9× for the quiet
+  command. Not profiled in #49: the lines are written synchronously (stdout to a file) in batches
+  (cli/access-log.ts), so the next look is the kernel's file write and the collector on that core.
+- **Not from #49: the selector row with the admin API reads 1.117× (1.081–1.141) the command before
+  the selector (5f7d86d), where #47's run read 1.004× with an interval three times as wide.** The plain
+  command reads 0.980×. Between them came #48's journal \`plan\` field and the live feed's check per
+  exchange on the admin path; #49 adds one comparison there. Not profiled here.
+- **\`createTestPetStore()\` read 0.513 ms mean (goal 0.5), 0.336 in the last run**, its p50 and p99 as
+  before: the mean of 1,000 is moved by a few slow calls (max tens of ms: a collection or preemption).
 `;
