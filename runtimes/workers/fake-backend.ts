@@ -59,6 +59,8 @@ export function fakeBackendClass(options: PetStoreOptions, mountPath: string | u
       if (!this.#world) {
         const composed = compose({
           config: resolveOptions({
+            // A fake backend answers bans at once, as the test kit does; here a held answer would also bill a Durable Object's wall time.
+            banHoldMs: 0,
             ...options,
             apiKeys: parseApiKeys(this.#env.PETSTORE_API_KEYS ?? ''),
             admin: { token: this.#env.PETSTORE_ADMIN_TOKEN ?? '' },

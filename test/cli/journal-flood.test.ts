@@ -64,7 +64,7 @@ describe('petstore-service --admin-token met by the journal-fill attack', () => 
   it.skipIf(process.platform !== 'linux')(
     'stays under 256 MB of RSS through 10,000 keyless uploads and 4 sandboxes’ 2,500 each, and answers GET /__admin/requests with JSON after',
     async () => {
-      const cli = runCli(['--port', '0', '--quiet', '--admin-token', TOKEN]);
+      const cli = runCli(['--port', '0', '--quiet', '--ban-hold-ms', '0', '--admin-token', TOKEN]);
       const url = await listening(cli);
       const origin = new URL(url).origin;
       const pid = cli.child.pid!;

@@ -29,7 +29,7 @@ describe('secrets', () => {
     sayTheSeedOnFailure();
     const { storage } = faultyStorage(memoryPetStorage(), { rate: 0.3, random: seededRandom(FUZZ_SEED) });
     // The default onError (console.error) stays in place: it is what production logs.
-    const petstore = createPetStore({ apiKeys: { [KEYS[0]!]: 'free', [KEYS[1]!]: 'pro' }, storage });
+    const petstore = createPetStore({ apiKeys: { [KEYS[0]!]: 'free', [KEYS[1]!]: 'pro' }, storage, banHoldMs: 0 });
     const seen: string[] = [];
     await fc.assert(
       fc.asyncProperty(
