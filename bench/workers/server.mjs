@@ -60,6 +60,8 @@ const miniflare = new Miniflare({
   host: '127.0.0.1',
   port: 0,
   ...(kind === 'd1' ? D1_BINDINGS : {}),
+  // bench/profile-workerd.mjs sets it to profile the Worker over the V8 inspector (Chrome DevTools Protocol).
+  ...(process.env.WORKERD_INSPECTOR_PORT ? { inspectorPort: Number(process.env.WORKERD_INSPECTOR_PORT) } : {}),
 });
 const url = await miniflare.ready;
 if (kind === 'd1') {
