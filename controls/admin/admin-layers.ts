@@ -33,7 +33,8 @@ export const adminLayers = (sandboxWorlds: SandboxWorlds): ControlLayers => ({
     });
     const { main: controls, sandboxes } = worlds;
     // Notes on every request, telemetry or not: the path notes there the plan it counted the request against, for the journal.
-    const noted: Handle = (request, host, injected) => worlds.handle(request, host.notes ? host : { ...host, notes: {} }, injected);
+    // Not { ...host, notes }: V8 gives that clone a hidden class of its own each time, so every read of the host missed its cache.
+    const noted: Handle = (request, host, injected) => worlds.handle(request, host.notes ? host : Object.assign({}, host, { notes: {} }), injected);
     return { controls, sandboxes, handle: feed ? withAdmin({ ...worlds, handle: noted }, { ...config, admin: config.admin! }, feed) : noted };
   },
   faulty: withStandingFaults,
