@@ -45,7 +45,7 @@ export interface ObservedRequest {
  *
  * @example
  * const observation = telemetry.begin(request); // undefined: nothing records it
- * const response = await (observation ? observation.within(() => handle(request, { ...host, notes })) : handle(request, host));
+ * const response = await (observation ? observation.within(() => handle(request, Object.assign({}, host, { notes }))) : handle(request, host));
  * observation?.end({ path, status: response.status, notes, clientAddress, ms });
  */
 export interface RequestObservation {
