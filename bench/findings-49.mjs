@@ -88,17 +88,74 @@ share or as CPU per answer in paired rounds, which the load moves least.
   the structural request check in hosts/framework.ts, \`URLSearchParams\` for the target (7.0 %
   of samples against Hono's 0.9), and building our Response (25.9 against 10.0). Reading the
   address only when it is needed is the next lever; not tried here.
-- **workerd POST ÷ Hono: not profiled in #49.** Its row above now has an interval and workerd's
-  CPU per answer (the process tree under Miniflare); a profile needs the inspector Miniflare offers.
-- **The command with its access log under pinning: 0.72× \`serve()\`'s GET (0.99× in the last
-  unpinned run).** Pinned, everything the logging server does runs on its one core, as in a
-  one-core container, and its CPU per answer is ~3× the floor's against ~1.9× for the quiet
-  command. Not profiled in #49: the lines are written synchronously (stdout to a file) in batches
-  (cli/access-log.ts), so the next look is the kernel's file write and the collector on that core.
-- **Not from #49: the selector row with the admin API reads 1.117× (1.081–1.141) the command before
-  the selector (5f7d86d), where #47's run read 1.004× with an interval three times as wide.** The plain
-  command reads 0.980×. Between them came #48's journal \`plan\` field and the live feed's check per
-  exchange on the admin path; #49 adds one comparison there. Not profiled here.
+- **Missed: workerd POST ÷ Hono, 0.95× (0.88–1.04) in the last full run. The interval holds 1 because the two cost about the same: we lose on reading the body and win on the key.**
+  Profiled inside workerd over Miniflare's V8 inspector (\`inspectorPort\`, CDP \`Profiler.*\`), 20 s of the
+  bench's POST load on each Worker after 2 s of warm-up (\`node --experimental-websocket
+  bench/profile-workerd.mjs petstore create --seconds=20\`, then \`hono\`; 5,273 and 4,222 samples,
+  one every 4–6 ms). Shares of samples, ours against Hono: reading the body 22 % against 8 %.
+  Our reader loop (\`readBytes\`' \`getReader()\`, two \`read()\`s and their awaits) is 18.7 % on its own
+  (11.8 % self, \`read\` 5.3, \`getReader\` 1.6); Hono makes one native \`request.text()\` call
+  (\`text\` 5.0, \`#cachedBody\` 2.4, \`JSON.parse\` 1.0). Hashing the key is 0.1 % against 10.0 %:
+  Hono's \`createHash\` runs on nodejs_compat's JavaScript streams (\`Hash\`, \`Transform\`, \`Duplex\`,
+  \`WritableState\`, Buffer). Everything else is close: building the Response 12.4 against 12.8 %
+  (the native \`Response\` constructor 9.4 and 6.3 %), the limiter 4.2 against 3.3, valibot 2.3
+  against 1.5, the store's create 2.8 against 2.0, and workerd's own work and idle time
+  (\`(program)\`) 29.5 against 25.1. Under the profiler both Workers use more CPU per answer (100 µs
+  sampling added ~15 %; the profile gives shares, not costs). Measured without it, in paired
+  rounds (\`node bench/profile-workerd.mjs --paired --rounds=40\`), POST came out at 1.02×
+  (0.86–1.12) req/s and 1.04× (0.94–1.18) at equal CPU, with 332.5 against 365.2 µs CPU per answer
+  for the whole process tree; a 16-round run gave 0.97× (0.87–1.08) and 0.98× (0.91–1.12). On this
+  shared machine the gap cannot be told apart from noise, in either direction. One lever was
+  found and not taken. A copy of the Worker's bundle whose \`readBytes\` reads a body with a declared
+  Content-Length by one \`request.arrayBuffer()\` used 20–54 µs less CPU per answer in three paired
+  runs of 16–24 rounds against the bundle as built: 1.07× (1.05–1.15), 1.16× (1.00–1.36) and
+  1.10× (0.98–1.15) at equal CPU. Skipping only the last \`read()\` (stopping once Content-Length
+  bytes have arrived) gained nothing: 0.93× (0.88–1.13). Why it was not made: the path also reads
+  hosts' \`RequestView\`s, which have only \`getReader()\`, so it needs a Request check. It adds
+  32 B gzip to the service worker (measured on the minified file) and about its unminified length
+  to the package, which has ~110 B of room. And \`arrayBuffer()\`
+  buffers whatever a Request's stream holds before any size check, so an in-process Request whose
+  Content-Length understates its body would no longer be cut off at \`maxBodyBytes\`.
+- **Fixed: the access log's collector; the logged command under pinning read 0.72× \`serve()\`'s GET.**
+  Pinned, everything the logging server does runs on its one core. \`--cpu-prof\` of the command
+  with its log and with \`--quiet\` under the same GET load (10 connections, 8 s, server on core 1):
+  52.9 against 40.4 µs busy per answer, of which the collector 7.1 against 2.4 µs; the log's own
+  functions (the line, \`pathAndQuery\`, the observer) about 2.5 µs, its file writes (50 ms batches
+  of hundreds of lines, \`writeSync\`) under 0.1 µs. \`--trace-gc-nvp\` showed why: each scavenge
+  promoted ~440 kB to the old generation with any observer (the log or an observer that does
+  nothing) against ~11 kB without, and the old generation grew until mark-compacts. The record of
+  each answer (compose/boundary.ts) was an object literal with a \`get path()\` redacting the path
+  when read: a getter in a literal is a new accessor per object, so V8 gave every answer a hidden
+  class of its own. The path is now a value computed per watched answer (a short path skips
+  redaction): ~11 kB promoted per scavenge, and the logged command's CPU per answer went from 60–70
+  to 49 µs against the quiet command's 40–44 (\`/proc\` ticks over 6 s of load, a loaded machine).
+  The same record is what \`onResponse\` and telemetry see, so they gain alike. What is left of the
+  gap is the log's own work and the busier core; the rows above are after the fix.
+- **Fixed in part: the selector row with the admin API paid for a host with a new hidden class on every request (1.117× in the full run; 1.020× (0.992–1.082) over 24 rounds and 1.077× (1.040–1.144) over 48 after the fix, on a shared machine: still missed).**
+  The plain command is not touched: without \`--admin-token\` the command takes the direct node:http
+  path, with no journal and no admin layers. Callgrind, main-thread instructions per
+  \`GET /v1/pets\` with \`--admin-token\` (5,000 requests of warm-up, then 2,000 or 3,000 counted; to
+  bisect, GC and \`Runtime_DefineKeyedOwnPropertyInLiteral\` are left out, because their counts
+  depend on the collector's sizing and on whether TurboFan has compiled a function yet): 5f7d86d
+  276k, the end of #47 278k, #48 before the journal's \`plan\` 280k, with \`plan\` (f829ca0) 293k,
+  the end of #48 300k, HEAD 298k. #49 added nothing. The step at f829ca0 is one line:
+  \`{ ...host, notes: {} }\` in controls/admin/admin-layers.ts, which hands the request path notes for
+  the journal's plan. On Node 20 (V8 11.3) a spread clone with a property added after it gets a
+  hidden class of its own each time: \`%HaveSameMap\` holds for 9 of 19,999 consecutive hosts, and
+  the line takes 1.56 µs in a loop against 0.20 for \`Object.assign({}, host, { notes: {} })\`. So
+  every read of the host in the API missed its inline cache: 9.3 \`LoadIC_Miss\` calls a request,
+  ~12k instructions, plus the new maps and their transitions. With \`Object.assign\` (49e20ad, +16 B
+  of package code) the misses go from 9.29 to 0.16 a request, and HEAD falls from 312k to 297k
+  instructions a request (GC left out, the two run side by side). Run side by side with every
+  function optimized, 5f7d86d and the fix take 282.2k and 282.6k main-thread instructions a
+  request: level. The rest of the bench's gap is not in the main thread's user instructions, and
+  both servers send byte-for-byte the same answer. It would be in V8's helper threads (per
+  request they ran 125k instructions against 134k for the fix in that pair, and 189k against
+  156k in another) or in the kernel: the bench's CPU is every thread of the process, and
+  \`node bench/selector.mjs --rounds=24\` and \`--rounds=48\` were run on a machine shared with two
+  other jobs. compose/boundary.ts handed a request that telemetry observes \`{ ...host, notes }\` in the
+  same way; it takes the same swap (213e835), so with a provider a request no longer pays those misses.
+  The row above is the full run after both.
 - **\`createTestPetStore()\` read 0.513 ms mean (goal 0.5), 0.336 in the last run**, its p50 and p99 as
   before: the mean of 1,000 is moved by a few slow calls (max tens of ms: a collection or preemption).
 `;
