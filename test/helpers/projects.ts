@@ -21,5 +21,17 @@ export const PROJECT_FOLDERS: Readonly<Record<ProjectName, readonly string[]>> =
   // The built package as users run it.
   e2e: ['test/cli', 'test/compose', 'test/consumer', 'test/docs', 'test/package', 'test/playwright', 'examples'],
   // Real parts beyond Node.
-  system: ['test/browser', 'test/flood', 'test/mount', 'test/nextjs', 'test/redis', 'test/runtimes', 'test/sql', 'test/ssr', 'test/types', 'test/workers'],
+  system: [
+    'test/browser',
+    'test/container',
+    'test/flood',
+    'test/mount',
+    'test/nextjs',
+    'test/redis',
+    'test/runtimes',
+    'test/sql',
+    'test/ssr',
+    'test/types',
+    'test/workers',
+  ],
 };

@@ -1,5 +1,5 @@
 /**
- * Vitest setup: a test tagged with a system part (redis, postgres, chromium, netns, curl, promtool) that
+ * Vitest setup: a test tagged with a system part (redis, postgres, chromium, netns, curl, promtool, podman) that
  * this machine lacks fails first thing, naming the part and the command that installs it. Without
  * CI such tests are skipped before they get here (vitest.config.ts), so this only shows under CI,
  * where every part must be installed; it also covers a suite whose own hooks would fail less clearly.

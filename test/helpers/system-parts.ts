@@ -1,7 +1,7 @@
 /**
  * The parts of a machine some suites need beyond Node and npm (redis-server, PostgreSQL, Chromium,
- * root for network namespaces, curl, Prometheus's promtool): where each is found, and the command
- * that installs it.
+ * root for network namespaces, curl, Prometheus's promtool, podman with the node base image): where
+ * each is found, and the command that installs it.
  *
  * vitest.config.ts turns each part into a test tag; a suite that needs one carries it (a
  * `// @module-tag redis` line at the top of its file, or `{ tags: ['redis'] }` on its describe).
@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const PART_NAMES = ['redis', 'postgres', 'chromium', 'netns', 'curl', 'promtool'] as const;
+export const PART_NAMES = ['redis', 'postgres', 'chromium', 'netns', 'curl', 'promtool', 'podman'] as const;
 export type PartName = (typeof PART_NAMES)[number];
 
 export interface Part {
@@ -43,7 +43,16 @@ export const PARTS: Record<PartName, Part> = {
     label: "Prometheus's promtool",
     install: 'sudo apt-get install --no-install-recommends prometheus (or set PROMTOOL to a promtool binary)',
   },
+  podman: {
+    name: 'podman',
+    label: 'podman, with the node:20-bookworm-slim image',
+    install:
+      "podman (or docker) and the node:20-bookworm-slim image (sudo apt-get install podman; podman pull docker.io/library/node:20-bookworm-slim); on this project's CI: bash ../shared/containers/local-base.sh --socket",
+  },
 };
+
+/** The image container/Dockerfile builds on: pulled once where a registry answers, made locally on this project's CI (local-base.sh). */
+export const BASE_IMAGE = 'docker.io/library/node:20-bookworm-slim';
 
 /** CI=true (as .ci/run sets it): a missing part fails its suites instead of skipping them. */
 export const IN_CI = !!process.env.CI && !['false', '0'].includes(process.env.CI.toLowerCase());
@@ -128,6 +137,15 @@ function netnsMissing(): string | undefined {
   return undefined;
 }
 
+/** Whether podman runs here and holds the base image: the container suites build on it and reach no registry. */
+function podmanMissing(): string | undefined {
+  if (!onPath('podman')) return 'no podman on PATH';
+  const probe = spawnSync('podman', ['image', 'exists', BASE_IMAGE], { encoding: 'utf8' });
+  if (probe.status === 1) return `podman has no ${BASE_IMAGE} image`;
+  if (probe.status !== 0) return `podman image exists failed: ${(probe.stderr || probe.error?.message || '').trim().split('\n')[0]}`;
+  return undefined;
+}
+
 /** Why a part is missing here, or undefined when it is present. */
 export function whyMissing(name: PartName): string | undefined {
   switch (name) {
@@ -156,6 +174,8 @@ export function whyMissing(name: PartName): string | undefined {
       return onPath('curl') ? undefined : 'no curl on PATH';
     case 'promtool':
       return promtoolPath() ? undefined : process.env.PROMTOOL ? `PROMTOOL=${process.env.PROMTOOL} is not executable` : 'no promtool on PATH';
+    case 'podman':
+      return podmanMissing();
   }
 }
 
