@@ -18,7 +18,9 @@ describe('the image name', () => {
   it('is the line the release workflow reads its repository from', () => {
     const workflow = readFileSync('.github/workflows/image.yml', 'utf8');
     expect(workflow).toContain('testing/image-name.ts');
-    const line = readFileSync('testing/image-name.ts', 'utf8').split('\n').find((text) => text.startsWith('export const IMAGE_REPOSITORY = '));
+    const line = readFileSync('testing/image-name.ts', 'utf8')
+      .split('\n')
+      .find((text) => text.startsWith('export const IMAGE_REPOSITORY = '));
     expect(line).toBe(`export const IMAGE_REPOSITORY = '${IMAGE_REPOSITORY}';`);
   });
 });
