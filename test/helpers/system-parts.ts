@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const PART_NAMES = ['redis', 'postgres', 'chromium', 'netns', 'curl', 'promtool', 'podman'] as const;
+export const PART_NAMES = ['redis', 'postgres', 'chromium', 'netns', 'curl', 'promtool', 'podman', 'podman-compose'] as const;
 export type PartName = (typeof PART_NAMES)[number];
 
 export interface Part {
@@ -49,6 +49,7 @@ export const PARTS: Record<PartName, Part> = {
     install:
       "podman (or docker) and the node:20-bookworm-slim image (sudo apt-get install podman; podman pull docker.io/library/node:20-bookworm-slim); on this project's CI: bash ../shared/containers/local-base.sh --socket",
   },
+  'podman-compose': { name: 'podman-compose', label: 'podman-compose', install: 'sudo apt-get install podman-compose' },
 };
 
 /** The image container/Dockerfile builds on: pulled once where a registry answers, made locally on this project's CI (local-base.sh). */
@@ -176,6 +177,8 @@ export function whyMissing(name: PartName): string | undefined {
       return promtoolPath() ? undefined : process.env.PROMTOOL ? `PROMTOOL=${process.env.PROMTOOL} is not executable` : 'no promtool on PATH';
     case 'podman':
       return podmanMissing();
+    case 'podman-compose':
+      return onPath('podman-compose') ? undefined : 'no podman-compose on PATH';
   }
 }
 
