@@ -87,6 +87,7 @@ describe('examples/container/alone', () => {
   beforeAll(async () => {
     env = { PETSTORE_IMAGE: image, PETSTORE_PORT: String(await freePort()) };
     origin = `http://127.0.0.1:${env.PETSTORE_PORT}`;
+    await down('alone', env); // what a run that crashed left behind
     await compose('alone', ['up', '-d'], env);
     await ready(origin);
   }, UP_MS);
@@ -115,6 +116,7 @@ describe('examples/container/shared-quota', () => {
     const { stdout: registry } = await run('npm', ['config', 'get', 'registry']);
     env = { PETSTORE_IMAGE: image, NPM_REGISTRY: registry.trim(), PETSTORE_PORT_A: String(await freePort()), PETSTORE_PORT_B: String(await freePort()) };
     origins = [`http://127.0.0.1:${env.PETSTORE_PORT_A}`, `http://127.0.0.1:${env.PETSTORE_PORT_B}`];
+    await down('shared-quota', env); // what a run that crashed left behind
     await compose('shared-quota', ['up', '-d', '--build'], env);
     await Promise.all(origins.map(ready));
   }, UP_MS);
@@ -157,6 +159,7 @@ describe('examples/container/e2e', () => {
   const env: Record<string, string> = {};
   beforeAll(async () => {
     env.PETSTORE_IMAGE = image;
+    await down('e2e', env); // what a run that crashed left behind
     await compose('e2e', ['up', '-d', 'petstore', 'app'], env);
     // podman-compose 1.0 starts `tests` without waiting for service_healthy; the docs say to wait as here.
     await healthy('e2e_petstore_1');
