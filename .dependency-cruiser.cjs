@@ -118,6 +118,7 @@ module.exports = {
           '^(testing|cli)/index\\.ts$',
           '^testing/conformance/index\\.ts$',
           '^testing/playwright\\.ts$',
+          '^testing/testcontainers\\.ts$',
           '^telemetry/index\\.ts$',
           '^runtimes/service-worker/worker\\.ts$',
           // The dashboard's script is bundled by esbuild from its path, never imported (controls/dashboard/client/main.ts).

@@ -347,7 +347,7 @@ describe('shell blocks', () => {
               .slice(2)
               .some(
                 (name) =>
-                  !name.startsWith('-') && !/^(petstore-service|express|postgres|redis|@electric-sql\/pglite|wrangler|@opentelemetry\/[a-z-]+)$/.test(name),
+                  !name.startsWith('-') && !/^(petstore-service|express|postgres|redis|@electric-sql\/pglite|wrangler|testcontainers|@opentelemetry\/[a-z-]+)$/.test(name),
               )
           ) {
             problems.push(`npm install ${words.slice(2).join(' ')}: not a package these docs name`);
