@@ -33,19 +33,20 @@ export function delayInWords(delay: number | DelayRange): string {
 }
 
 /**
- * `--generate`: `25` (25 pets from seed 1) or `25:7` (from seed 7), as generatedPets takes it.
+ * `--generate` (or PETSTORE_GENERATE, named `from` in a refusal): `25` (25 pets from seed 1) or
+ * `25:7` (from seed 7), as generatedPets takes it.
  *
  * @example
  * readGenerate('25:7'); // { count: 25, seed: 7 }
  */
-export function readGenerate(text: string | undefined): Required<GenerateOptions> | undefined {
+export function readGenerate(text: string | undefined, from = '--generate'): Required<GenerateOptions> | undefined {
   if (text === undefined) return undefined;
   const match = /^([0-9]{1,10})(?::([0-9]{1,10}))?$/.exec(text);
   const count = match ? Number(match[1]) : Number.NaN;
   const seed = match?.[2] === undefined ? 1 : Number(match[2]);
   if (!(count >= 1 && count <= MAX_GENERATED_PETS && seed <= MAX_SEED)) {
     throw new Error(
-      `--generate must be COUNT or COUNT:SEED, a count from 1 to ${MAX_GENERATED_PETS} and a seed from 0 to ${MAX_SEED}, e.g. --generate 25:7, got "${text}"`,
+      `${from} must be COUNT or COUNT:SEED, a count from 1 to ${MAX_GENERATED_PETS} and a seed from 0 to ${MAX_SEED}, e.g. --generate 25:7, got "${text}"`,
     );
   }
   return { count, seed };

@@ -20,8 +20,8 @@ Options:
                        enterprise:PER_MINUTE:PER_DAY. Without keys, one free key is
                        generated and printed.
       --data <dir>     keep pets and limits in PGlite (PostgreSQL in WebAssembly) in
-                       this directory, created if missing (the first start takes a
-                       few seconds). Needs @electric-sql/pglite
+                       this directory (env PETSTORE_DATA), created if missing (the
+                       first start takes a few seconds). Needs @electric-sql/pglite
       --database-url <url>
                        keep pets and limits in PostgreSQL (env DATABASE_URL), shared
                        by every instance using it; tables are created on start.
@@ -29,10 +29,9 @@ Options:
       --redis <url>    keep limits in Redis (env REDIS_URL), and pets too unless
                        --data or --database-url is given. Needs redis
       --trust-proxy <n|ranges>
-                       behind a proxy: believe X-Forwarded-For from this many proxies
-                       in front, or from these addresses and CIDR ranges, comma-
-                       separated (env PETSTORE_TRUST_PROXY). Default: none, the peer
-                       is the caller
+                       behind a proxy: believe X-Forwarded-For from this many proxies in
+                       front, or from these addresses and CIDR ranges, comma-separated
+                       (env PETSTORE_TRUST_PROXY). Default: none, the peer is the caller
       --proxy-header <name>
                        with --trust-proxy: the one header they are believed in,
                        x-forwarded-for (default) or forwarded; the other is
@@ -58,24 +57,22 @@ Options:
                        (100-400) draws each request's delay from it
       --fail-rate <r>  for demos: answer this share of requests (0..1) with 503
       --generate <count>[:<seed>]
-                       start with this many realistic pets (1..10000), the same for
-                       the same count and seed (default 1) everywhere. With --data,
-                       --database-url or --redis: only if the store holds no pets
+                       start with this many realistic pets (1..10000), the same for the
+                       same count and seed (default 1) everywhere (env PETSTORE_GENERATE).
+                       With --data, --database-url or --redis: only if the store is empty
       --log <format>   the access log on stdout, one line per request: text
                        (default; GET /v1/pets?limit=7 200 1.2ms 127.0.0.1) or json
                        (one object per line). Never a key or a header value
       --metrics        serve Prometheus text at GET /metrics on the same port
-                       (env PETSTORE_METRICS=1): requests by method, route and
-                       status with their durations, refusals, process CPU and
-                       memory. No key guards it unless --metrics-token: keep the
-                       port private. Needs
-                       @opentelemetry/api, @opentelemetry/sdk-metrics,
-                       @opentelemetry/exporter-prometheus, @opentelemetry/host-metrics.
-                       Each address may scrape 60 times a minute
+                       (env PETSTORE_METRICS=1): requests by method, route and status with
+                       their durations, refusals, process CPU and memory. No key guards it
+                       unless --metrics-token: keep the port private. Each address may
+                       scrape 60 times a minute. Needs @opentelemetry/api,
+                       @opentelemetry/sdk-metrics, @opentelemetry/exporter-prometheus,
+                       @opentelemetry/host-metrics
       --metrics-token <t>
-                       with --metrics: answer /metrics only with Authorization: Bearer
-                       <t> (env PETSTORE_METRICS_TOKEN, 16+ characters as for
-                       --admin-token)
+                       with --metrics: answer /metrics only with Authorization: Bearer <t>
+                       (env PETSTORE_METRICS_TOKEN, 16+ characters as for --admin-token)
       --cors <origins> let pages on these origins call the API from a browser: * or
                        comma-separated origins (env PETSTORE_CORS), e.g.
                        https://app.example,http://localhost:5173. Their preflights
@@ -93,8 +90,6 @@ Examples:
   petstore-service
   # on port 3000, with two keys of your own, and no access log
   petstore-service --port 3000 --key dev-key:pro --key ci-key:free --quiet
-  # keys from the environment, on every interface, JSON log lines (in a container)
-  PETSTORE_API_KEYS=k1:free,k2:enterprise:100000:10000000 petstore-service --host 0.0.0.0 --log json
   # a fake backend for end-to-end tests, controlled over HTTP under /__admin (make your
   # own token: openssl rand -base64 24)
   PETSTORE_API_KEYS=e2e-key:free PETSTORE_ADMIN_TOKEN=my-admin-token-0123 petstore-service

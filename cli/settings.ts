@@ -135,7 +135,7 @@ export function readSettings(argv: string[], processEnv: NodeJS.ProcessEnv): Set
   const { values } = parseArgs({ args: normalizeArgs(argv), options: OPTIONS });
   const env = values.help || values.version ? {} : Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== ''));
   const delayMs = readDelay(values.delay);
-  const generate = readGenerate(values.generate);
+  const generate = readGenerate(values.generate ?? env.PETSTORE_GENERATE, values.generate === undefined ? 'PETSTORE_GENERATE' : '--generate');
   const failRateText = values['fail-rate'] ?? '0';
   // Decimal only: Number() would also take "0x1" or "0b1", a 100 % rate no one meant.
   const failRate = /^([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?$/i.test(failRateText) ? Number(failRateText) : NaN;

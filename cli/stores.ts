@@ -13,7 +13,7 @@ interface UrlSetting {
 
 /** What the command line and environment say about storage. */
 export interface StoreSettings {
-  /** `--data <dir>`, as typed. */
+  /** `--data <dir>` (or PETSTORE_DATA), as typed. */
   readonly data?: string;
   readonly database?: UrlSetting;
   readonly redis?: UrlSetting;
@@ -65,17 +65,21 @@ function decodes(text: string): boolean {
 
 /** Reads the storage flags and variables; a mistake is an Error in plain words (the command adds "see --help"). */
 export function readStoreSettings(values: { data?: string; 'database-url'?: string; redis?: string }, env: NodeJS.ProcessEnv): StoreSettings {
-  if (values.data !== undefined && values.data.trim() === '') throw new Error('--data needs a directory');
-  if (values.data !== undefined && values['database-url'] !== undefined) {
-    throw new Error('--data and --database-url cannot be used together: pick PGlite in a directory or a PostgreSQL server');
+  // Flags win over the environment: --data with DATABASE_URL set uses the directory, --database-url with PETSTORE_DATA the database.
+  const fromEnv = values.data === undefined && values['database-url'] === undefined;
+  const data = fromEnv ? env.PETSTORE_DATA : values.data;
+  if (data?.trim() === '') throw new Error('--data needs a directory');
+  if (data !== undefined && (fromEnv ? env.DATABASE_URL : values['database-url']) !== undefined) {
+    throw new Error(
+      `${fromEnv ? 'PETSTORE_DATA and DATABASE_URL' : '--data and --database-url'} cannot be used together: pick PGlite in a directory or a PostgreSQL server`,
+    );
   }
-  // Flags win over the environment: --data with DATABASE_URL set uses the directory.
   const database =
-    values.data === undefined
+    data === undefined
       ? urlSetting('--database-url', values['database-url'], 'DATABASE_URL', env, ['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database')
       : undefined;
   const redis = urlSetting('--redis', values.redis, 'REDIS_URL', env, ['redis:', 'rediss:'], 'redis://:password@host:6379');
-  return { data: values.data, database, redis };
+  return { data, database, redis };
 }
 
 /** `host:port` of a URL, with the driver's defaults; never its user or password. */
