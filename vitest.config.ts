@@ -14,7 +14,8 @@
  *                (test/docs), what npm pack ships (test/package), Playwright's runner on the fixture
  *                (test/playwright), the examples
  *   system       real parts beyond Node: Chromium, redis-server, PostgreSQL and PGlite, network namespaces (root),
- *                Deno, Bun and Node 24 from npm, workerd, consumers' type checks of the packed package
+ *                Deno, Bun and Node 24 from npm, workerd, consumers' type checks of the packed package, the container
+ *                image under podman (test/container)
  *
  * `npm run test:fast` runs unit alone (no build needed); `npm test` runs all four. CONTRIBUTING.md
  * has what each costs, measured.

@@ -4,6 +4,7 @@ import { dataMixedSection } from './data-mixed.mjs';
 import { findings as findingsSection } from './findings.mjs';
 import { floodFairnessSection } from './flood-fairness.mjs';
 import { floodSection } from './flood-rss.mjs';
+import { imageSection } from './image.mjs';
 import { BASELINES, floorName, GOALS, httpSection, REJECTIONS } from './http.mjs';
 import { inProcessPeerRows } from './in-process.mjs';
 import { f, pinningNote, ratioPerRound, SCHEDSTAT } from './load.mjs';
@@ -200,6 +201,7 @@ eventsource-parser inside), as the built library serves it, in bytes and through
 ${Object.entries(dashboard)
   .map(([file, { bytes, gzipBytes }]) => `\`${file}\` ${f(bytes)} B (${f(gzipBytes)} B)`)
   .join(', ')}; script and styles **${f(dashboardGzip)} bytes gzip -9** (at most 30 KB).
-`;
+
+${imageSection(m.image)}`;
   return report + findingsSection(findingsFigures(m));
 }

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_REPOSITORY } from '../../testing/image-name.ts';
 import { denoBinary } from '../runtimes/processes.ts';
 import {
   BLOCKS,
@@ -33,7 +34,8 @@ import {
 //     run                …and run: js with Node (this one, Node 20), ts under vitest; a `console.log(…); // → x`
 //                        line says what it prints
 //   sh, bash, console    every `npm` names a real script, every petstore-service flag is in its --help,
-//                        every curl is well-formed
+//                        every curl is well-formed; a `podman run` or `docker run` of the image passes
+//                        only variables the command reads (-e) and flags in its --help (after the image)
 //     run                …and the block runs in bash against a real petstore-service (its origin swapped in):
 //                        the one its first line starts (`petstore-service <flags> &`), else one with the
 //                        block's `KEY=` on the free plan; each `curl -i` gets the status the comment
@@ -41,6 +43,7 @@ import {
 //   json                 parses
 //   toml                 is the example Worker's wrangler.toml (examples/mount/workers), byte for byte
 //   yaml prometheus      a Prometheus configuration: `promtool check config` accepts it
+//   dockerfile           an image of your own: FROM the image a release publishes (testing/image-name.ts)
 //   text tree            every path it names exists (relative to its folder, else the repo)
 //   text output          is what `petstore-service` prints when it starts
 // A ts block that declares an interface or type the package exports (PetStorage, LimitStore,
@@ -64,6 +67,7 @@ const KNOWN_TAGS: Record<string, string[]> = {
   yaml: ['prometheus'],
   toml: [],
   text: ['tree', 'output'],
+  dockerfile: [],
 };
 
 const RECIPES = mountRecipes();
@@ -244,7 +248,9 @@ describe('every fenced block of every page', () => {
                   ? "the example Worker's wrangler.toml"
                   : kind === 'yaml'
                     ? 'promtool check config'
-                    : 'UNKNOWN';
+                    : kind === 'dockerfile'
+                      ? 'FROM the released image'
+                      : 'UNKNOWN';
       return `  ${where(block)}: ${block.lang} → ${does}`;
     });
     console.info(`Doc blocks:\n${rows.join('\n')}`);
@@ -317,6 +323,30 @@ let cliHelp: string;
 let initHelp: string;
 const flagsIn = (help: string) => new Set([...help.matchAll(/(?<![\w-])(--?[a-z][\w-]*)/g)].map((m) => m[1]!));
 
+/** The subcommands of podman and docker that docs/container.md uses. */
+const CONTAINER_COMMANDS = ['run', 'volume', 'build', 'stop', 'start', 'healthcheck', 'logs'];
+
+/**
+ * What is wrong with a `podman …` or `docker …` command: a subcommand the docs do not use, or a
+ * `run` of the image with a variable (`-e NAME=…`) the command's --help does not name or a flag
+ * after the image that it does not list.
+ */
+function containerProblems([engine, sub, ...rest]: string[], help: string): string[] {
+  if (!CONTAINER_COMMANDS.includes(sub ?? '')) return [`${engine} ${sub}: not a subcommand these docs use`];
+  if (sub !== 'run') return [];
+  const image = rest.findIndex((word) => /(^|\/)petstore-service:[\w.-]+$/.test(word));
+  if (image < 0) return [`${engine} run: names no petstore-service image`];
+  const problems: string[] = [];
+  rest.slice(0, image).forEach((word, i) => {
+    const name = ['-e', '--env'].includes(word) ? rest[i + 1]!.split('=')[0]! : undefined;
+    if (name !== undefined && !new RegExp(`\\b${name}\\b`).test(help)) problems.push(`${engine} run -e ${name}: not a variable the command reads`);
+  });
+  const flags = flagsIn(help);
+  for (const flag of rest.slice(image + 1).filter((word) => word.startsWith('-')))
+    if (!flags.has(flag.split('=')[0]!)) problems.push(`${engine} run … ${flag}: not in --help`);
+  return problems;
+}
+
 /** A `petstore-service …` line a run block starts with (`&` at its end): the command to start, not a line for bash. */
 const startLine = (block: Block) =>
   /^(?:npx )?petstore-service( [^\n&]*)?&\s*$/m.exec(block.body.split('\n').find((line) => line.trim() && !line.startsWith('#')) ?? '');
@@ -347,7 +377,8 @@ describe('shell blocks', () => {
               .slice(2)
               .some(
                 (name) =>
-                  !name.startsWith('-') && !/^(petstore-service|express|postgres|redis|@electric-sql\/pglite|wrangler|testcontainers|@opentelemetry\/[a-z-]+)$/.test(name),
+                  !name.startsWith('-') &&
+                  !/^(petstore-service|express|postgres|redis|@electric-sql\/pglite|wrangler|testcontainers|@opentelemetry\/[a-z-]+)$/.test(name),
               )
           ) {
             problems.push(`npm install ${words.slice(2).join(' ')}: not a package these docs name`);
@@ -360,7 +391,8 @@ describe('shell blocks', () => {
         } else if (command === 'npx' && sub === 'wrangler') {
           // docs/workers.md's deploy steps: the wrangler commands it names, nothing else.
           if (!['d1', 'secret', 'deploy', 'dev'].includes(script ?? '')) problems.push(`npx wrangler ${script}: not a wrangler command these docs use`);
-        } else if (command === 'curl') problems.push(...curlProblems(words).map((p) => `curl: ${p}`));
+        } else if (command === 'podman' || command === 'docker') problems.push(...containerProblems(words, cliHelp));
+        else if (command === 'curl') problems.push(...curlProblems(words).map((p) => `curl: ${p}`));
         else problems.push(`${command}: not a command this test knows how to check`);
       }
       expect(problems).toEqual([]);
@@ -418,6 +450,13 @@ describe('text and JSON blocks', () => {
     const other = BLOCKS.filter((block) => kindOf(block) === 'toml' && block.body !== wrangler).map(where);
     expect(other).toEqual([]);
   });
+
+  it.each(BLOCKS.filter((block) => kindOf(block) === 'dockerfile').map((block) => [where(block), block] as const))(
+    'the Dockerfile at %s builds on the image a release publishes',
+    (_, block) => {
+      expect(block.body.split('\n')[0]).toMatch(new RegExp(`^FROM ${IMAGE_REPOSITORY.replaceAll('.', '\\.')}:[\\w.-]+$`));
+    },
+  );
 
   it.each(BLOCKS.filter((block) => kindOf(block) === 'yaml' && block.tags.includes('prometheus')).map((block) => [where(block), block] as const))(
     'the Prometheus configuration at %s is one promtool check config accepts',

@@ -78,7 +78,7 @@ export const BLOCKS: readonly Block[] = PAGES.flatMap(fencedBlocks);
 
 const CODE_LANGS = ['ts', 'typescript', 'js', 'javascript'];
 const SHELL_LANGS = ['sh', 'bash', 'console', 'shell'];
-export type Kind = 'ts' | 'js' | 'sh' | 'text' | 'json' | 'toml' | 'yaml';
+export type Kind = 'ts' | 'js' | 'sh' | 'text' | 'json' | 'toml' | 'yaml' | 'dockerfile';
 export const kindOf = (block: Block): Kind | undefined =>
   CODE_LANGS.includes(block.lang)
     ? block.lang.startsWith('t')
@@ -94,7 +94,9 @@ export const kindOf = (block: Block): Kind | undefined =>
             ? 'toml'
             : ['yaml', 'yml'].includes(block.lang)
               ? 'yaml'
-              : undefined;
+              : block.lang === 'dockerfile'
+                ? 'dockerfile'
+                : undefined;
 export const where = (block: Block) => `${block.file}:${block.line} (${block.section})`;
 /** A file name for the block, unique across pages: `docs-testing-L12`. */
 export const fileStem = (block: Block) =>

@@ -169,6 +169,25 @@ describe('tables that repeat a list kept in code', () => {
     expect(problems).toEqual([]);
   });
 
+  it("docs/container.md's table names every variable --help lists, each with its flag", () => {
+    const rows = tableRows(page('docs/container.md').text, 'Variable');
+    const problems: string[] = [];
+    const named = new Set<string>();
+    for (const [variables = '', flags = ''] of rows) {
+      const [names, flagNames] = [ticked(variables), ticked(flags)];
+      if (names.length !== flagNames.length) problems.push(`${variables}: not one flag per variable`);
+      names.forEach((name, i) => {
+        named.add(name);
+        // --help says `--data <dir> … (env PETSTORE_DATA)`: the variable within the flag's own lines.
+        const lines = new RegExp(`(?<![\\w-])${flagNames[i]}(?![\\w-])(?:(?!\\n {2,6}-)[\\s\\S])*env ${name}\\b`);
+        if (!lines.test(cliHelp)) problems.push(`${name}: --help does not give it for ${flagNames[i]}`);
+      });
+    }
+    for (const [, name] of cliHelp.matchAll(/env ([A-Z_]+)/g))
+      if (!named.has(name!)) problems.push(`${name}: --help reads it, docs/container.md does not list it`);
+    expect(problems).toEqual([]);
+  });
+
   it("docs/options.md's table names exactly the options createPetStore accepts", async () => {
     const { createPetStore } = (await import(join(ROOT, 'dist/index.js'))) as typeof import('petstore-service');
     let message = '';
