@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { requirePart } from './system-parts.ts';
 
 /**
  * The image the suites run, as podman names a local build.
@@ -26,13 +27,15 @@ export const IMAGE_BUILD_MS = 600_000;
 
 /**
  * Builds {@link TEST_IMAGE} from the built package (`npm run build` first; `npm test` does) unless
- * the image of that name came from the same tarball and Dockerfile. A failed build is an Error
- * with the build's output.
+ * the image of that name came from the same tarball and Dockerfile. Without podman and the base
+ * image, the podman part's Error (its install line); a failed build, an Error with its output.
  *
  * @example
  * beforeAll(ensureImage, IMAGE_BUILD_MS);
  */
 export async function ensureImage(): Promise<string> {
+  // Under CI a suite runs without its part: say which part, not how the build failed for want of it.
+  requirePart('podman');
   try {
     await promisify(execFile)(process.execPath, ['scripts/image.mjs', '--no-build', '--if-changed', '--tag', TEST_IMAGE], {
       maxBuffer: 64 * 1024 * 1024,
