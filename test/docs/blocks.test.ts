@@ -324,7 +324,16 @@ let initHelp: string;
 const flagsIn = (help: string) => new Set([...help.matchAll(/(?<![\w-])(--?[a-z][\w-]*)/g)].map((m) => m[1]!));
 
 /** The subcommands of podman and docker that docs/container.md uses. */
-const CONTAINER_COMMANDS = ['run', 'volume', 'build', 'stop', 'start', 'healthcheck', 'logs'];
+const CONTAINER_COMMANDS = ['run', 'volume', 'build', 'stop', 'start', 'healthcheck', 'logs', 'compose'];
+/** What a compose recipe's lines do with it (test/container/compose.test.ts runs them). */
+const COMPOSE_COMMANDS = ['up', 'run', 'down'];
+
+/** What is wrong with `docker compose -f <file> <command> …`: a file not in the repository, or a command the recipes do not use. */
+function composeProblems(engine: string, [flag, file, command]: string[]): string[] {
+  if (flag !== '-f' || file === undefined) return [`${engine} compose: name the recipe's file with -f`];
+  if (!existsSync(file)) return [`${engine} compose -f ${file}: no such file in the repository`];
+  return COMPOSE_COMMANDS.includes(command ?? '') ? [] : [`${engine} compose ${command}: not a command the recipes use`];
+}
 
 /**
  * What is wrong with a `podman …` or `docker …` command: a subcommand the docs do not use, or a
@@ -333,6 +342,7 @@ const CONTAINER_COMMANDS = ['run', 'volume', 'build', 'stop', 'start', 'healthch
  */
 function containerProblems([engine, sub, ...rest]: string[], help: string): string[] {
   if (!CONTAINER_COMMANDS.includes(sub ?? '')) return [`${engine} ${sub}: not a subcommand these docs use`];
+  if (sub === 'compose') return composeProblems(engine ?? '', rest);
   if (sub !== 'run') return [];
   const image = rest.findIndex((word) => /(^|\/)petstore-service:[\w.-]+$/.test(word));
   if (image < 0) return [`${engine} run: names no petstore-service image`];
