@@ -72,6 +72,20 @@ describe('a sandbox over HTTP', () => {
     expect([await sandbox.pets(), await sandbox.requests()]).toEqual([[], []]);
   });
 
+  it('counts the requests of its journal a filter names with count(), as GET requests/count answers', async () => {
+    const { petstore, sandbox } = await opened();
+    const get = (path: string) => petstore.fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${sandbox.keys.free}` } });
+    await get('/pets');
+    await get('/pets');
+    await get('/pets/7');
+    expect([
+      await sandbox.count(),
+      await sandbox.count({ path: '/v1/pets' }),
+      await sandbox.count({ status: 404 }),
+      await sandbox.count({ method: 'POST' }),
+    ]).toEqual([3, 2, 1, 0]);
+  });
+
   it('gives its journal as HAR 1.2 with har(), the filters sent as GET requests.har’s query', async () => {
     const { petstore, sandbox } = await opened();
     await sandbox.clock.set('2026-06-01T12:00:00Z');

@@ -127,14 +127,16 @@ export interface PetstoreSandbox {
   };
   /** Its journal, oldest first. */
   requests(): Promise<RecordedExchange[]>;
+  /** How many requests of its journal `filter` names (`GET …/requests/count`): `await petstore.count({ path: '/v1/pets' })`. */
+  count(filter?: JournalFilter): Promise<number>;
   /** Rejects with an Error listing every recorded request unless exactly `times` match (`method`, `path`, `status`). */
   verify(verification: Verification): Promise<void>;
   /** Its journal as HAR 1.2 (`GET …/requests.har`): the exchanges `filter` names, as the test kit's `har()` takes it. */
   har(filter?: JournalFilter): Promise<Har>;
 }
 
-/** `filter` as the query of `GET /__admin/…/requests.har` (`?method=GET&since=<ISO date>`), `''` for none. */
-function harQuery({ since, ...rest }: JournalFilter): string {
+/** `filter` as the query of `GET /__admin/…/requests.har` or `…/requests/count` (`?method=GET&since=<ISO date>`), `''` for none. */
+function journalQuery({ since, ...rest }: JournalFilter): string {
   const query = new URLSearchParams(Object.entries(rest).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
   // A time that is no date goes as it is, for the server's 400 to name.
   if (since !== undefined) query.set('since', Number.isNaN(new Date(since).getTime()) ? String(since) : new Date(since).toISOString());
@@ -204,7 +206,8 @@ export async function openRemoteSandbox(server: PetstoreServer): Promise<Petstor
       const body = (await answer.json()) as { message?: string };
       if (answer.status === 409) throw new Error(body.message);
     },
-    har: (filter = {}) => json('GET', `${own}/requests.har${harQuery(filter)}`),
+    count: async (filter = {}) => (await json<{ count: number }>('GET', `${own}/requests/count${journalQuery(filter)}`)).count,
+    har: (filter = {}) => json('GET', `${own}/requests.har${journalQuery(filter)}`),
     // Gone already (idle too long) is gone.
     delete: () => done(admin('DELETE', own, undefined, { also: 404 })),
   };
