@@ -124,8 +124,8 @@ function finisher(config: ResolvedOptions, observe: Observer | undefined) {
       clientAddress: addressOrNone(callerAddress, request, host),
       notes: notes ?? NOTHING_NOTED,
       traceId: observation?.traceId,
-      // A value, not a getter: a getter here gave every answer a hidden class of its own, and
-      // the logged command's collector ~10 µs an answer (BENCHMARKS.md, Findings: #49).
+      // A value, not a getter: a getter here gave every answer a hidden class of its own, which kept
+      // the collector busy on every watched request (BENCHMARKS.md, Findings: #49).
       path: pathOf(request, host),
     };
     if (first) watch(() => first(answered), onError);

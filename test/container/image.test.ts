@@ -12,7 +12,6 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.ts';
@@ -84,6 +83,9 @@ afterAll(async () => {
   if (volumes.length) await podman('volume', 'rm', '--force', ...volumes).catch(() => undefined);
   for (const { child } of attached) child.kill('SIGKILL');
 }, 120_000);
+
+/** The issue's bound on a stop, in seconds, as podman's `stop --time` takes it. */
+const STOP_GRACE_S = '2';
 
 describe('the image, with keys, admin token and pets from the environment', { tags: ['podman'] }, () => {
   const name = unique();
@@ -157,14 +159,11 @@ describe('the image, with keys, admin token and pets from the environment', { ta
 
   it('stops on SIGTERM with exit code 0 within 2 s, its last access log line written', async () => {
     expect((await fetch(`${url}/v1/pets?limit=3`, { headers: auth() })).status).toBe(200);
-    // The one test here that reads a clock: the issue's bound on a stop, with podman's own overhead in it.
-    const started = performance.now();
-    await podman('stop', '--time', '10', name);
-    const tookMs = performance.now() - started;
+    // podman's grace period is the bound: a command still running 2 s after SIGTERM is killed, exit 137.
+    await podman('stop', '--time', STOP_GRACE_S, name);
     expect(await server.exited).toBe(0);
     expect(await podman('inspect', '--format', '{{.State.ExitCode}}', name)).toBe('0');
     expect(server.output()).toMatch(/GET \/v1\/pets\?limit=3 200 /);
-    expect(tookMs).toBeLessThan(2_000);
   }, 60_000);
 });
 
